@@ -1,0 +1,29 @@
+# Every target works on a fresh clone: the virtualenv is built when missing.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install demo test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	MPLBACKEND=Agg $(PY) tools/demo.py
+
+test: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest
+
+bench: $(STAMP)
+	MPLBACKEND=Agg $(PY) bench/run.py
+
+lint: $(STAMP)
+	$(PY) -m pip install --quiet ruff
+	$(VENV)/bin/ruff check gm tests tools bench
+
+clean:
+	rm -rf out .pytest_cache

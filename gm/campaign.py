@@ -1,0 +1,259 @@
+"""The campaign folder: configuration, states, orders, dice logs; atomic writes and the lock.
+
+CAMPAIGN/campaign.yaml        game, map, players, options, deadline, NMR policy
+CAMPAIGN/secret/master.key    the dice master secret (hex) — GM only, never in a report
+CAMPAIGN/turns/NNN/state.yaml the state after turn NNN (000 = set-up); written last: its presence
+                              marks the turn as resolved
+CAMPAIGN/turns/NNN/orders/    orders as received for turn NNN, one file per player
+CAMPAIGN/turns/NNN/dice.yaml  the turn's seed and every public roll
+CAMPAIGN/turns/NNN/events.yaml what happened (reports are rebuilt from it)
+CAMPAIGN/turns/NNN/reports/   reports and images written for the turn
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from .errors import CampaignError, LockedError, UsageError
+from .fileio import atomic_write, write_yaml
+from .names import suggestion
+
+PLAYER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
+
+
+def turn_dir_name(turn: int) -> str:
+    return f"{turn:03d}"
+
+
+def _read_yaml(path: Path, what: str) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CampaignError(f"{path}: {what} is missing") from None
+    except OSError as exc:
+        raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise CampaignError(f"{where}: {what} is corrupt ({problem})") from None
+
+
+def parse_player_spec(spec: str) -> dict[str, str]:
+    """'ID[:NAME[:EMAIL]]' -> {id, name, email}."""
+    parts = spec.split(":", 2)
+    pid = parts[0].strip()
+    if not PLAYER_ID.match(pid):
+        raise UsageError(f"player id {pid!r} must be lower-case letters, digits, '-' or '_' (e.g. blue or p1)")
+    name = parts[1].strip() if len(parts) > 1 and parts[1].strip() else pid.capitalize()
+    email = parts[2].strip() if len(parts) > 2 else ""
+    return {"id": pid, "name": name, "email": email}
+
+
+class Campaign:
+    """One campaign folder on disk. Holds no game logic."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise CampaignError(f"{self.path}: no such campaign folder (create one with `gm new GAME {self.path}`)")
+        config = _read_yaml(self.path / "campaign.yaml", "campaign.yaml")
+        if not isinstance(config, dict) or "game" not in config or "players" not in config:
+            raise CampaignError(f"{self.path / 'campaign.yaml'}: campaign.yaml is corrupt (needs game and players)")
+        self.config: dict[str, Any] = config
+
+    # ---- configuration ---------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return str(self.config.get("name") or self.path.name)
+
+    @property
+    def game_name(self) -> str:
+        return str(self.config["game"])
+
+    @property
+    def map_name(self) -> str | None:
+        return self.config.get("map")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.config.get("options") or {})
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return list(self.config["players"])
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [p["id"] for p in self.players]
+
+    def player(self, pid: str) -> dict[str, Any]:
+        for p in self.players:
+            if p["id"] == pid:
+                return p
+        raise UsageError(f"unknown player {pid!r}{suggestion(pid, self.player_ids)}; "
+                         f"players: {', '.join(self.player_ids)}")
+
+    @property
+    def nmr_policy(self) -> str:
+        return str(self.config.get("nmr_policy") or "default")
+
+    def master_secret(self) -> bytes:
+        path = self.path / "secret" / "master.key"
+        try:
+            return bytes.fromhex(path.read_text().strip())
+        except FileNotFoundError:
+            raise CampaignError(f"{path}: the dice master secret is missing") from None
+        except ValueError:
+            raise CampaignError(f"{path}: the dice master secret is corrupt (expected 64 hex digits)") from None
+
+    # ---- turns -----------------------------------------------------------------------------
+    def turn_dir(self, turn: int) -> Path:
+        return self.path / "turns" / turn_dir_name(turn)
+
+    def resolved_turns(self) -> list[int]:
+        base = self.path / "turns"
+        if not base.is_dir():
+            return []
+        return sorted(int(d.name) for d in base.iterdir()
+                      if d.name.isdigit() and (d / "state.yaml").is_file())
+
+    @property
+    def last_turn(self) -> int:
+        turns = self.resolved_turns()
+        if not turns:
+            raise CampaignError(f"{self.path}: no turns/000/state.yaml — the campaign was never set up")
+        return turns[-1]
+
+    @property
+    def current_turn(self) -> int:
+        """The turn whose orders are being collected."""
+        return self.last_turn + 1
+
+    def check_turn(self, turn: int | None) -> int:
+        last = self.last_turn
+        if turn is None:
+            return last
+        if not 0 <= turn <= last:
+            raise UsageError(f"turn {turn} does not exist yet (turns 0 to {last} are resolved)")
+        return turn
+
+    def state(self, turn: int | None = None) -> dict[str, Any]:
+        turn = self.check_turn(turn)
+        path = self.turn_dir(turn) / "state.yaml"
+        state = _read_yaml(path, "the state file")
+        if not isinstance(state, dict):
+            raise CampaignError(f"{path}: the state file is corrupt (truncated or empty)")
+        return state
+
+    def events(self, turn: int) -> list[dict[str, Any]]:
+        path = self.turn_dir(turn) / "events.yaml"
+        if not path.exists():
+            return []
+        events = _read_yaml(path, "the events file")
+        return list(events or [])
+
+    def dice_log(self, turn: int) -> dict[str, Any]:
+        return _read_yaml(self.turn_dir(turn) / "dice.yaml", "the dice log") or {}
+
+    # ---- orders ----------------------------------------------------------------------------
+    def orders_dir(self, turn: int) -> Path:
+        return self.turn_dir(turn) / "orders"
+
+    def stored_orders(self, turn: int) -> dict[str, str]:
+        folder = self.orders_dir(turn)
+        if not folder.is_dir():
+            return {}
+        return {f.stem: f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.txt"))}
+
+    def store_orders(self, turn: int, player: str, text: str, *, errors: list[str] | None = None) -> Path:
+        path = self.orders_dir(turn) / f"{player}.txt"
+        atomic_write(path, text)
+        problems = self.orders_dir(turn) / f"{player}.errors"
+        if errors:
+            atomic_write(problems, "\n".join(errors) + "\n")
+        elif problems.exists():
+            problems.unlink()
+        return path
+
+    def forced_errors(self, turn: int, player: str) -> list[str]:
+        path = self.orders_dir(turn) / f"{player}.errors"
+        return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+    # ---- writing a turn --------------------------------------------------------------------
+    def write_turn(self, turn: int, *, state: dict, dice: dict, events: list, reports: dict[str, str | bytes],
+                   fail_after: str | None = None) -> None:
+        """Write a resolved turn; state.yaml last, so an interrupted write leaves the turn unresolved.
+        ``fail_after`` (tests only) raises after the named step to prove that."""
+        folder = self.turn_dir(turn)
+        write_yaml(folder / "dice.yaml", dice)
+        write_yaml(folder / "events.yaml", events)
+        if fail_after == "events":
+            raise RuntimeError("injected failure after writing events")
+        for name, data in reports.items():
+            atomic_write(folder / "reports" / name, data)
+        if fail_after == "reports":
+            raise RuntimeError("injected failure after writing reports")
+        write_yaml(folder / "state.yaml", state)
+
+    # ---- the lock --------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Only one gm process changes a campaign at a time; a second one is refused."""
+        path = self.path / ".lock"
+        for _attempt in range(2):
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+                break
+            except FileExistsError:
+                holder = _lock_holder(path)
+                if holder is not None and _alive(holder):
+                    raise LockedError(f"{self.path}: another gm (process {holder}) is working on this campaign; "
+                                      "try again when it has finished") from None
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()  # stale lock left by a killed process
+        else:
+            raise LockedError(f"{self.path}: cannot take the campaign lock ({path})")
+        try:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            yield
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+
+def _lock_holder(path: Path) -> int | None:
+    try:
+        return int(path.read_text().strip() or 0) or None
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError as exc:
+        return exc.errno == errno.EPERM
+    return True
+
+
+def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
+    """Lay out a new campaign folder (refuses a non-empty one)."""
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
+    (path / "secret").mkdir(parents=True, exist_ok=True)
+    (path / "turns").mkdir(exist_ok=True)
+    atomic_write(path / "secret" / "master.key", master.hex() + "\n")
+    os.chmod(path / "secret" / "master.key", 0o600)
+    write_yaml(path / "campaign.yaml", config)
+    return Campaign(path)

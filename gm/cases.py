@@ -1,0 +1,184 @@
+"""Rules cases: data files that set up a position, play orders with fixed dice, and compare.
+
+The format is fixed by DESIGN.md ("Rules cases"). A case's last turn is resolved only when no
+player's orders carry an error (as `gm resolve` would wait for corrected orders); `expect` is then
+compared with the state before that turn.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import games
+from .dice import Dice, turn_seed
+from .errors import GMError, OrderError, OrderErrors, UsageError
+from .orders import read_frame
+
+CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
+             "expect_errors", "description", "notes"}
+
+
+@dataclass
+class CaseResult:
+    id: str
+    file: str
+    rule: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+
+
+def load_cases(path: str | Path) -> list[dict[str, Any]]:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such case file") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise UsageError(f"{where}: the case file is not valid YAML ({getattr(exc, 'problem', '')})") from None
+    cases = data if isinstance(data, list) else [data]
+    for n, case in enumerate(cases):
+        if not isinstance(case, dict) or "game" not in case or "id" not in case:
+            raise UsageError(f"{path}: case {n + 1} needs at least 'id' and 'game'")
+        unknown = set(case) - CASE_KEYS
+        if unknown:
+            raise UsageError(f"{path}: case {case['id']!r} has unknown key(s) {', '.join(sorted(unknown))}")
+    return cases
+
+
+def _resolve_map(case: dict[str, Any], base: Path, game: games.Game) -> str | None:
+    name = case.get("map")
+    if name is None:
+        return game.default_map()
+    name = str(name)
+    if name in game.maps():
+        return name
+    candidate = (base / name).resolve()
+    if candidate.is_file():
+        return str(candidate)
+    raise UsageError(f"case {case['id']!r}: unknown map {name!r} (not shipped, and no file {candidate})")
+
+
+def _normalise(data: Any) -> Any:
+    """As `gm show --json` prints it: keys become strings."""
+    return json.loads(json.dumps(data, default=str))
+
+
+def compare(expected: Any, actual: Any, path: str = "") -> list[str]:
+    """Mappings match key by key (a subset); lists and values exactly."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path or 'state'}: expected a mapping, got {json.dumps(actual)}"]
+        out = []
+        for key, value in expected.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in actual:
+                out.append(f"{where}: missing (expected {json.dumps(value)})")
+            else:
+                out += compare(value, actual[key], where)
+        return out
+    if expected != actual:
+        return [f"{path or 'state'}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
+    return []
+
+
+def run_case(case: dict[str, Any], base: Path, file: str = "") -> CaseResult:
+    result = CaseResult(str(case["id"]), file, str(case.get("rule", "")), True)
+    try:
+        result.problems = _run(case, base)
+    except GMError as exc:
+        result.problems = [f"error: {exc}"]
+    except Exception as exc:  # a case must report a crashing game, not crash the runner
+        result.problems = [f"crash: {type(exc).__name__}: {exc}"]
+    result.ok = not result.problems
+    return result
+
+
+def _run(case: dict[str, Any], base: Path) -> list[str]:
+    from .engine import read_options
+    game = games.get(str(case["game"]))
+    players = [str(p) for p in case.get("players") or []]
+    game.check_players(players)
+    options = read_options(game, dict(case.get("options") or {}))
+    master = hashlib.sha256(f"case:{case['id']}".encode()).digest()
+    fixed = [int(v) for v in case.get("dice") or []]
+
+    def dice_for(turn: int) -> Dice:
+        return Dice(turn_seed(master, turn), secret_seed=turn_seed(master, turn, secret=True), fixed=fixed)
+
+    state = game.setup(_resolve_map(case, base, game), players, options, dice_for(0))
+    if case.get("setup"):
+        state = game.apply_setup(state, copy.deepcopy(case["setup"]))
+    turns = case.get("turns") or []
+    problems: list[str] = []
+    for n, turn in enumerate(turns, start=1):
+        texts = {str(p): str(t) for p, t in ((turn or {}).get("orders") or {}).items()}
+        due = game.due(state)
+        parsed: dict[str, Any] = {}
+        errors: dict[str, list[str]] = {}
+        for player, text in texts.items():
+            if player not in players:
+                raise UsageError(f"turn {n}: orders for {player!r}, who is not in the case's players")
+            has_header = read_frame(text).player is not None
+            frame = read_frame(text if has_header else f"player: {player}\n{text}", player)
+            errs: list[OrderError] = list(frame.errors)
+            if player not in due:
+                errs.append(OrderError(f"{player} has no orders due (waiting for {', '.join(due) or 'nobody'})",
+                                       line=1, col=1, file=player))
+            else:
+                try:
+                    parsed[player] = game.parse(state, player, frame.lines)
+                except OrderErrors as exc:
+                    errs += exc.errors
+                except OrderError as exc:
+                    errs.append(exc)
+            # line numbers as in the case's text (the runner's added header shifts them by one)
+            shift = 0 if has_header else 1
+            errors[player] = [f"{(e.line or 1) - shift}: {e.message}" for e in errs]
+        last = n == len(turns)
+        if any(errors.values()):
+            if not last:
+                shown = "; ".join(f"{p} line {e}" for p, es in errors.items() for e in es)
+                return [f"turn {n}: orders have errors: {shown}"]
+            problems += _check_expected_errors(case, errors)
+            break
+        for player in due:
+            if player not in parsed:
+                parsed[player] = game.default_orders(state, player)
+        state, _events = game.resolve(state, parsed, dice_for(n))
+        state = _normalise(yaml.safe_load(yaml.safe_dump(state)))
+        if last:
+            problems += _check_expected_errors(case, {p: [] for p in players})
+    if "expect" in case:
+        problems += compare(_normalise(case["expect"]), _normalise(game.view(state, None)))
+    return problems
+
+
+def _check_expected_errors(case: dict[str, Any], errors: dict[str, list[str]]) -> list[str]:
+    expected = case.get("expect_errors")
+    if expected is None:
+        found = [f"{p} line {e}" for p, es in errors.items() for e in es]
+        return [f"unexpected order errors: {'; '.join(found)}"] if found else []
+    problems = []
+    for player, es in errors.items():
+        want = sorted(int(x) for x in (expected.get(player) or []))
+        got = sorted({int(e.split(":")[0]) for e in es})
+        if want != got:
+            detail = "; ".join(es) or "none"
+            problems.append(f"{player}: expected errors on lines {want}, got {got} ({detail})")
+    for player in expected:
+        if player not in errors and expected[player]:
+            problems.append(f"{player}: expected errors on lines {expected[player]}, but sent no orders")
+    return problems
+
+
+def run_case_file(path: str | Path) -> list[CaseResult]:
+    path = Path(path)
+    return [run_case(case, path.parent, str(path)) for case in load_cases(path)]

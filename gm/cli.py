@@ -1,0 +1,373 @@
+"""The command line: click commands only. Parse arguments, call the engine, print."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import GMError
+
+CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+
+
+class _Group(click.Group):
+    """Turns every GMError into one line on stderr with its exit code, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except GMError as exc:
+            for line in str(exc).splitlines() or [type(exc).__name__]:
+                click.echo(f"Error: {line}" if not _located(line) else line, err=True)
+            ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:  # a bug: still one line, the traceback only on request
+            import os
+            if os.environ.get("GM_DEBUG"):
+                raise
+            click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
+                       "rerun with GM_DEBUG=1 for details and report it", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            click.echo("Error: interrupted; the campaign is unchanged unless a turn finished writing", err=True)
+            ctx.exit(2)
+
+
+def _located(line: str) -> bool:
+    head = line.split(": ", 1)[0]
+    return head.count(":") >= 1 and head.rsplit(":", 1)[-1].isdigit()
+
+
+def _campaign(directory: str):
+    from .campaign import Campaign
+    return Campaign(directory)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gm")
+def main() -> None:
+    """gm — a game master's tool for play-by-email board-game campaigns.
+
+    \b
+    Typical turn:
+      gm new network camp --player ann --player bob
+      gm check camp orders/ann.txt        # tell a player what is wrong
+      gm submit camp orders/ann.txt       # store clean orders for this turn
+      gm resolve camp                     # roll, resolve, write reports
+      gm report camp --player ann         # what Ann reads
+    """
+
+
+@main.command()
+def games() -> None:
+    """List the games, their maps and options.
+
+    Example: gm games
+    """
+    from . import games as registry
+    for game in registry.all_games():
+        click.echo(f"{game.name} — {game.title} ({game.min_players}-{game.max_players} players"
+                   f"{', sequential' if game.sequential else ', simultaneous'})")
+        if game.maps():
+            click.echo(f"  maps: {', '.join(game.maps())}")
+        for key, opt in sorted(game.options.items()):
+            choices = f" [{'|'.join(map(str, opt.choices))}]" if opt.choices else ""
+            click.echo(f"  --option {key}=… (default {opt.default!r}){choices}: {opt.help}")
+
+
+@main.command()
+@click.argument("game")
+@CAMPAIGN
+@click.option("--player", "players", multiple=True, required=True, metavar="ID[:NAME[:EMAIL]]",
+              help="A player, in seat order; repeat for each.")
+@click.option("--map", "map_name", help="A shipped map's name or a map file.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
+@click.option("--name", help="The campaign's name in reports (default: the folder's name).")
+def new(game: str, directory: str, players: tuple[str, ...], map_name: str | None,
+        options: tuple[str, ...], name: str | None) -> None:
+    """Start a campaign in a new folder DIR.
+
+    Example: gm new network camp --player ann:Ann:ann@example.org --player bob
+    """
+    from .engine import new_campaign, parse_option_specs, status
+    campaign = new_campaign(directory, game, list(players), map_name=map_name,
+                            options=parse_option_specs(list(options)), name=name)
+    info = status(campaign)
+    click.echo(f"Created {campaign.path} ({campaign.game_name}); turn {info['turn']} waits for: "
+               f"{', '.join(info['due']) or 'nobody'}. Reports for the set-up: {campaign.path}/turns/000/reports/")
+
+
+@main.command()
+@CAMPAIGN
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def status(directory: str, as_json: bool) -> None:
+    """Turn, phase, whose orders are due and in, deadline.
+
+    Example: gm status camp
+    """
+    from .engine import status as campaign_status
+    info = campaign_status(_campaign(directory))
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
+    if info["finished"]:
+        click.echo("The game is over.")
+        return
+    click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
+    click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
+    if info["deadline"]:
+        click.echo(f"  deadline:       {info['deadline']}")
+
+
+def _print_checked(results, *, stored: bool | None = None) -> int:
+    bad = 0
+    for r in results:
+        for line in r.errors:
+            click.echo(line, err=True)
+        if r.ok:
+            what = "stored" if stored else "ok"
+            click.echo(f"{r.file}: {what} ({r.player})")
+        else:
+            bad += 1
+    if bad:
+        n = sum(len(r.errors) for r in results)
+        click.echo(f"{n} error(s) in {bad} file(s)" + ("; nothing stored" if stored is False else ""), err=True)
+    return 1 if bad else 0
+
+
+@main.command()
+@CAMPAIGN
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--player", help="Whose orders (when a file has no 'player:' header).")
+def check(directory: str, files: tuple[str, ...], player: str | None) -> None:
+    """Check order files only; exit 1 if any has an error.
+
+    Example: gm check camp orders/ann.txt
+    """
+    from .engine import check_files
+    sys.exit(_print_checked(check_files(_campaign(directory), list(files), player)))
+
+
+@main.command()
+@CAMPAIGN
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--player", help="Whose orders (when a file has no 'player:' header).")
+@click.option("--force", is_flag=True, help="Store orders even with errors (recorded for the GM).")
+def submit(directory: str, files: tuple[str, ...], player: str | None, force: bool) -> None:
+    """Check and store orders for the current turn (a later file replaces an earlier one).
+
+    Example: gm submit camp orders/ann.txt
+    """
+    from .engine import submit_files
+    results = submit_files(_campaign(directory), list(files), player, force=force)
+    clean = all(r.ok for r in results)
+    code = _print_checked(results, stored=True if (clean or force) else False)
+    if force and not clean:
+        click.echo("stored with errors (--force): the GM must settle them before resolving", err=True)
+    sys.exit(code)
+
+
+@main.command()
+@CAMPAIGN
+@click.option("--force", is_flag=True, help="Resolve with missing orders (the missed-turn policy applies).")
+def resolve(directory: str, force: bool) -> None:
+    """Resolve the current turn: roll the dice, apply all orders, write state and reports.
+
+    Example: gm resolve camp
+    """
+    from .engine import resolve as resolve_turn
+    campaign = _campaign(directory)
+    result = resolve_turn(campaign, force=force)
+    click.echo(f"Turn {result.turn} resolved." + (f" Missed turn: {', '.join(result.nmr)}." if result.nmr else ""))
+    for event in result.events:
+        if event.get("text") and not event.get("private"):
+            click.echo(f"  {event['text']}")
+    click.echo(f"Reports: {campaign.turn_dir(result.turn) / 'reports'}/")
+    if result.finished:
+        click.echo("The game is over.")
+
+
+@main.command()
+@CAMPAIGN
+@click.option("--turn", type=int, help="Which turn (default: the last resolved).")
+@click.option("--player", help="The report this player reads.")
+@click.option("--public", is_flag=True, help="The public report (forum).")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "markdown", "bbcode", "html"]))
+def report(directory: str, turn: int | None, player: str | None, public: bool, fmt: str) -> None:
+    """Print a turn's report as one viewer sees it (GM's by default).
+
+    Example: gm report camp --player ann --format markdown
+    """
+    from .engine import report_text, resolve_viewer
+    campaign = _campaign(directory)
+    click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt), nl=False)
+
+
+class _MapGroup(_Group):
+    """`gm map DIR -o FILE` draws a campaign; `gm map check|render MAPFILE` work on map files."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["draw", *args]
+        return super().parse_args(ctx, args)
+
+
+@main.group(cls=_MapGroup)
+def map() -> None:  # noqa: A001 - the contract's command name
+    """Draw a campaign's map (gm map DIR -o FILE.png) or work on map files.
+
+    \b
+    Examples:
+      gm map camp -o board.png
+      gm map check maps/railway-rivals/tutorial.yaml
+      gm map render maps/railway-rivals/tutorial.yaml -o blank.png
+    """
+
+
+@map.command("draw")
+@CAMPAIGN
+@click.option("--turn", type=int, help="Which turn (default: the last resolved).")
+@click.option("--player", help="Draw what this player may see.")
+@click.option("-o", "--output", "out", required=True, help="FILE.png or FILE.svg")
+def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> None:
+    """Draw the campaign's map or board.
+
+    Example: gm map draw camp -o board.png
+    """
+    from .engine import draw, resolve_viewer
+    campaign = _campaign(directory)
+    draw(campaign, turn, resolve_viewer(campaign, player, False), out)
+    click.echo(f"Wrote {out}")
+
+
+@map.command("check")
+@click.argument("mapfile", type=click.Path(dir_okay=False))
+def map_check(mapfile: str) -> None:
+    """Validate a map file and list every error.
+
+    Example: gm map check maps/railway-rivals/tutorial.yaml
+    """
+    from .mapfiles import check_map_file
+    problems = check_map_file(mapfile)
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        click.echo(f"{len(problems)} error(s)", err=True)
+        sys.exit(1)
+    click.echo(f"{mapfile}: ok")
+
+
+@map.command("render")
+@click.argument("mapfile", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, help="FILE.png or FILE.svg")
+def map_render(mapfile: str, out: str) -> None:
+    """Draw a blank map with every hex number, for authors and for players writing orders.
+
+    Example: gm map render maps/railway-rivals/tutorial.yaml -o blank.png
+    """
+    from .mapfiles import render_map_file
+    render_map_file(mapfile, out)
+    click.echo(f"Wrote {out}")
+
+
+@main.command()
+@CAMPAIGN
+@click.option("--turn", type=int, help="Which turn (default: the last resolved).")
+@click.option("--player", help="Show what this player may see.")
+@click.option("--public", is_flag=True, help="Show what anyone may see.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the stable form for scripts).")
+def show(directory: str, turn: int | None, player: str | None, public: bool, as_json: bool) -> None:
+    """The state as a viewer sees it (the GM's view by default).
+
+    Example: gm show camp --player ann --json
+    """
+    from .engine import resolve_viewer, show as show_state
+    campaign = _campaign(directory)
+    data = show_state(campaign, turn, resolve_viewer(campaign, player, public))
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        from .fileio import dump_yaml
+        click.echo(dump_yaml(data), nl=False)
+
+
+@main.command()
+@CAMPAIGN
+def replay(directory: str) -> None:
+    """Re-resolve every turn from the stored orders and seeds; exit 1 if any state differs.
+
+    Example: gm replay camp
+    """
+    from .engine import replay as replay_campaign
+    campaign = _campaign(directory)
+    problems = replay_campaign(campaign)
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        sys.exit(1)
+    click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches.")
+
+
+@main.group()
+def dice() -> None:
+    """Verifiable dice.
+
+    Example: gm dice verify camp
+    """
+
+
+@dice.command("verify")
+@CAMPAIGN
+def dice_verify(directory: str) -> None:
+    """Recompute every logged roll from the revealed seeds; exit 1 on any mismatch.
+
+    Example: gm dice verify camp
+    """
+    from .engine import verify_dice
+    checked, problems = verify_dice(_campaign(directory))
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        sys.exit(1)
+    click.echo(f"All {checked} rolls verified.")
+
+
+@main.group()
+def case() -> None:
+    """Rules cases (tests/cases/<game>/*.yaml).
+
+    Example: gm case run tests/cases/network/*.yaml
+    """
+
+
+@case.command("run")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE...")
+def case_run(files: tuple[str, ...]) -> None:
+    """Run rules cases: PASS or FAIL with the difference for each; exit 1 if any fails.
+
+    Example: gm case run tests/cases/network/*.yaml
+    """
+    from .cases import run_case_file
+    failed = passed = 0
+    for file in files:
+        for result in run_case_file(file):
+            if result.ok:
+                passed += 1
+                click.echo(f"PASS {result.id}")
+            else:
+                failed += 1
+                click.echo(f"FAIL {result.id} ({file})" + (f" — {result.rule}" if result.rule else ""))
+                for line in result.problems:
+                    click.echo(f"     {line}")
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

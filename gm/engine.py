@@ -1,0 +1,463 @@
+"""The turn flow, game-agnostic: set up, check and store orders, resolve, report, replay, verify.
+
+``cli.py`` calls these functions; they raise GMError subclasses for everything a person can get
+wrong and never print.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import games
+from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
+from .dice import Dice, commitment, new_master_secret, turn_seed, verify_log
+from .errors import CampaignError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
+from .fileio import dump_yaml, write_yaml
+from .games.base import Game
+from .names import suggestion
+from .orders import read_frame
+from .report import FORMATS, dice_block, render_report
+
+GM_VIEWER = "gm"
+
+
+# ---- set-up --------------------------------------------------------------------------------
+def read_options(game: Game, given: dict[str, Any]) -> dict[str, Any]:
+    """Every option of ``game``: the given ones read and checked, the rest at their defaults."""
+    options = {name: opt.default for name, opt in game.options.items()}
+    for key, value in given.items():
+        if key not in game.options:
+            known = ", ".join(sorted(game.options)) or "none"
+            raise UsageError(f"unknown option {key!r} for {game.name}{suggestion(key, game.options)}; "
+                             f"options: {known}")
+        options[key] = game.options[key].read(key, value)
+    return options
+
+
+def parse_option_specs(specs: list[str]) -> dict[str, str]:
+    out = {}
+    for spec in specs:
+        key, sep, value = spec.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option takes KEY=VALUE, not {spec!r}")
+        out[key.strip()] = value.strip().strip('"')
+    return out
+
+
+def new_campaign(path: str | Path, game_name: str, player_specs: list[str], *, map_name: str | None = None,
+                 options: dict[str, Any] | None = None, master: bytes | None = None,
+                 name: str | None = None) -> Campaign:
+    game = games.get(game_name)
+    players = [parse_player_spec(s) for s in player_specs]
+    ids = [p["id"] for p in players]
+    if len(set(ids)) != len(ids):
+        raise UsageError(f"player ids must differ: {', '.join(ids)}")
+    game.check_players(ids)
+    for n, p in enumerate(players):
+        p["colour"] = DEFAULT_COLOURS[n % len(DEFAULT_COLOURS)]
+    shipped = game.maps()
+    if map_name is None:
+        map_name = game.default_map()
+    elif shipped and map_name not in shipped and not Path(map_name).is_file():
+        raise UsageError(f"unknown map {map_name!r} for {game.name}{suggestion(map_name, shipped)}; "
+                         f"maps: {', '.join(shipped)}")
+    elif not shipped and not Path(map_name).is_file():
+        raise UsageError(f"{game.name} has no maps to choose from")
+    if map_name and Path(map_name).is_file():
+        map_name = str(Path(map_name).resolve())
+    opts = read_options(game, options or {})
+    master = master if master is not None else new_master_secret()
+    dice = _turn_dice(master, 0)
+    state = game.setup(map_name, ids, opts, dice)  # before anything is written: bad options fail cleanly
+    config = {"name": name or Path(path).name, "game": game.name, "map": map_name, "players": players,
+              "options": opts, "nmr_policy": "default", "deadline": None}
+    campaign = create_folder(Path(path), config, master)
+    _write_resolved(campaign, game, 0, state, [], dice)
+    return campaign
+
+
+def _turn_dice(master: bytes, turn: int, fixed: list[int] | None = None) -> Dice:
+    return Dice(turn_seed(master, turn), secret_seed=turn_seed(master, turn, secret=True),
+                fixed=fixed if fixed is not None else ())
+
+
+# ---- orders --------------------------------------------------------------------------------
+@dataclass
+class Checked:
+    """One order file after checking."""
+
+    file: str
+    player: str | None
+    text: str
+    orders: Any = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def read_order_file(file: str) -> str:
+    try:
+        raw = Path(file).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{file}: no such order file") from None
+    except OSError as exc:
+        raise UsageError(f"{file}: cannot read ({exc.strerror})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str,
+               player: str | None = None) -> Checked:
+    """Check one order text against the current state; collects every error of the file."""
+    frame = read_frame(text, file)
+    errors: list[OrderError] = list(frame.errors)
+    who = frame.player
+    if who is not None and player is not None and who != player:
+        errors.append(OrderSyntaxError(f"the file says 'player: {who}' but --player says {player}",
+                                       line=frame.header_lines["player"], col=1, file=file))
+    who = who or player
+    checked = Checked(file, who, text)
+    head = frame.header_lines.get("player", 1)
+    if who is None:
+        errors.append(OrderSyntaxError("no 'player:' header: add a line 'player: ID' or give --player ID",
+                                       line=1, col=1, file=file))
+    elif who not in campaign.player_ids:
+        errors.append(OrderSyntaxError(f"unknown player {who!r}{suggestion(who, campaign.player_ids)}",
+                                       line=head, col=1, file=file))
+        who = None
+    turn = campaign.current_turn
+    if frame.turn is not None and frame.turn != turn:
+        errors.append(OrderSyntaxError(f"these orders are for turn {frame.turn}, but the campaign is at turn {turn}",
+                                       line=frame.header_lines["turn"], col=1, file=file))
+    if who is not None:
+        due = game.due(state)
+        if not due:
+            errors.append(OrderError("the game is over: no more orders are taken", line=head, col=1, file=file))
+        elif who not in due:
+            waiting = ", ".join(due)
+            errors.append(OrderError(f"{who} has no orders due on turn {turn} (waiting for {waiting})",
+                                     line=head, col=1, file=file))
+        else:
+            try:
+                checked.orders = game.parse(state, who, frame.lines)
+            except OrderErrors as exc:
+                for e in exc.errors:
+                    e.file = e.file or file
+                errors.extend(exc.errors)
+            except OrderError as exc:
+                exc.file = exc.file or file
+                errors.append(exc)
+    errors.sort(key=lambda e: (e.line or 0, e.col or 0))
+    checked.errors = [e.located() for e in errors]
+    return checked
+
+
+def check_files(campaign: Campaign, files: list[str], player: str | None = None) -> list[Checked]:
+    game = games.get(campaign.game_name)
+    state = campaign.state()
+    if player is not None:
+        campaign.player(player)
+    return [check_text(campaign, game, state, read_order_file(f), f, player) for f in files]
+
+
+def submit_files(campaign: Campaign, files: list[str], player: str | None = None, *,
+                 force: bool = False) -> list[Checked]:
+    """Check and store orders; without ``force`` nothing is stored unless every file is clean."""
+    with campaign.lock():
+        results = check_files(campaign, files, player)
+        if not force and any(not r.ok for r in results):
+            return results
+        turn = campaign.current_turn
+        for r in results:
+            if r.player is None or r.player not in campaign.player_ids:
+                continue
+            campaign.store_orders(turn, r.player, r.text, errors=r.errors or None)
+        return results
+
+
+# ---- resolving -----------------------------------------------------------------------------
+@dataclass
+class Resolved:
+    turn: int
+    nmr: list[str]
+    events: list[dict]
+    finished: bool
+    files: list[str]
+
+
+def _orders_for_turn(campaign: Campaign, game: Game, state: dict, turn: int, *,
+                     force: bool) -> tuple[dict[str, Any], list[str]]:
+    due = game.due(state)
+    stored = campaign.stored_orders(turn)
+    missing = [p for p in due if p not in stored or campaign.forced_errors(turn, p)]
+    if missing and not force:
+        raise InputError(f"turn {turn}: waiting for orders from {', '.join(missing)} "
+                         "(gm resolve --force applies the missed-turn policy)")
+    orders: dict[str, Any] = {}
+    for p in due:
+        if p in missing:
+            orders[p] = game.default_orders(state, p)
+            if orders[p] is None and game.sequential:
+                raise InputError(f"turn {turn}: {p} sent no usable orders and {game.title} has no default "
+                                 f"move; store orders with `gm submit {campaign.path} FILE --player {p}`")
+            continue
+        checked = check_text(campaign, game, state, stored[p], f"turns/{turn_dir_name(turn)}/orders/{p}.txt", p)
+        if not checked.ok:
+            raise CampaignError(f"{checked.errors[0]} (stored orders no longer check; resubmit them)")
+        orders[p] = checked.orders
+    return orders, missing
+
+
+def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None = None) -> Resolved:
+    game = games.get(campaign.game_name)
+    with campaign.lock():
+        turn = campaign.current_turn
+        state = campaign.state(turn - 1)
+        if not game.due(state):
+            raise InputError(f"the game is over (turn {turn - 1} was the last); nothing to resolve")
+        orders, nmr = _orders_for_turn(campaign, game, state, turn, force=force)
+        dice = _turn_dice(campaign.master_secret(), turn)
+        new_state, events = game.resolve(copy.deepcopy(state), orders, dice)
+        names = {p["id"]: p["name"] for p in campaign.players}
+        events = [{"engine": True, "kind": "nmr", "player": p,
+                   "text": f"{names[p]} sent no orders this turn (missed turn)."} for p in nmr] + list(events)
+        files = _write_resolved(campaign, game, turn, new_state, events, dice, fail_after=fail_after)
+        return Resolved(turn, nmr, events, game.finished(new_state), files)
+
+
+def _write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict], dice: Dice,
+                    fail_after: str | None = None) -> list[str]:
+    state = _plain(state)
+    events = _plain(events)
+    dice_log = {"turn": turn, "seed": dice.seed.hex(), "commitment": commitment(dice.seed),
+                "rolls": [r for r in dice.log if not r.get("secret")]}
+    secret_rolls = [r for r in dice.log if r.get("secret")]
+    if secret_rolls:
+        write_yaml(campaign.path / "secret" / "dice" / f"{turn_dir_name(turn)}.yaml",
+                   {"turn": turn, "rolls": secret_rolls})
+    reports = build_reports(campaign, game, turn, state, events, dice_log)
+    campaign.write_turn(turn, state=state, dice=dice_log, events=events, reports=reports, fail_after=fail_after)
+    return sorted(reports)
+
+
+def _plain(data: Any) -> Any:
+    """Data as it will read back from YAML (tuples become lists; proves it is plain)."""
+    import yaml
+    try:
+        return yaml.safe_load(dump_yaml(data))
+    except yaml.YAMLError as exc:  # pragma: no cover - a game bug, not a user error
+        raise CampaignError(f"the game produced state that is not plain data: {exc}") from None
+
+
+# ---- reports and views ---------------------------------------------------------------------
+def viewers(campaign: Campaign) -> list[str]:
+    return campaign.player_ids + ["public", GM_VIEWER]
+
+
+def _game_viewer(viewer: str) -> str | None:
+    return None if viewer == GM_VIEWER else viewer
+
+
+def image_file(game: Game, viewer: str) -> str:
+    return f"{game.image_name}-{viewer}.png" if game.images_per_viewer else f"{game.image_name}.png"
+
+
+def report_context(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
+                   dice_log: dict, viewer: str, *, image: str | None) -> dict[str, Any]:
+    who = _game_viewer(viewer)
+    master = campaign.master_secret()
+    finished = game.finished(state)
+    next_seed = None if finished else turn_seed(master, turn + 1)
+    seed = bytes.fromhex(dice_log["seed"]) if dice_log.get("seed") else None
+    engine_events = [e for e in events if e.get("engine")]
+    game_events = game.view_events([e for e in events if not e.get("engine")], who)
+    names = {p["id"]: p["name"] for p in campaign.players}
+    dice = dice_block(turn, seed, next_seed, dice_log.get("rolls", []))
+    if finished:
+        dice["secret_seeds"] = _secret_seeds(campaign, turn)
+    return {
+        "game": game.title, "game_name": game.name, "campaign": campaign.name, "turn": turn,
+        "phase": game.phase(state), "finished": finished, "viewer": viewer,
+        "viewer_name": names.get(viewer, "GM" if viewer == GM_VIEWER else "Public"),
+        "players": [{"id": p["id"], "name": p["name"], "colour": p.get("colour", "")} for p in campaign.players],
+        "names": names,
+        "view": game.view(state, who), "events": engine_events + game_events, "due": game.due(state),
+        "due_names": [names.get(p, p) for p in game.due(state)],
+        "order_form": game.order_form(state, viewer) if viewer in names and viewer in game.due(state) else "",
+        "image": image, "dice": dice,
+    }
+
+
+def _secret_seeds(campaign: Campaign, last: int) -> list[dict[str, Any]]:
+    """At the game's end the hidden shuffles' seeds are revealed, for every turn that used them."""
+    folder = campaign.path / "secret" / "dice"
+    if not folder.is_dir():
+        return []
+    master = campaign.master_secret()
+    turns = sorted(int(f.stem) for f in folder.glob("*.yaml") if f.stem.isdigit() and int(f.stem) <= last)
+    return [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()} for t in turns]
+
+
+def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
+                  dice_log: dict) -> dict[str, str | bytes]:
+    out: dict[str, str | bytes] = {}
+    template_dirs = (campaign.path / "templates",)
+    images: dict[str, bytes] = {}
+    for viewer in viewers(campaign):
+        name = image_file(game, viewer)
+        if name not in images:
+            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png")
+            if data is not None:
+                images[name] = data
+        image = name if name in images else None
+        context = report_context(campaign, game, turn, state, events, dice_log, viewer, image=image)
+        for fmt, ext in FORMATS.items():
+            out[f"{viewer}.{ext}"] = render_report(context, fmt, game_name=game.name, template_dirs=template_dirs)
+    out.update(images)
+    return out
+
+
+def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list[dict] | None,
+                       fmt: str) -> bytes | None:
+    figure = game.render(state, viewer, events=events)
+    if figure is None:
+        return None
+    import io
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=fmt, dpi=getattr(figure, "gm_dpi", 100))
+    return buffer.getvalue()
+
+
+def resolve_viewer(campaign: Campaign, player: str | None, public: bool) -> str:
+    if player is not None and public:
+        raise UsageError("give --player ID or --public, not both")
+    if player is not None:
+        campaign.player(player)
+        return player
+    return "public" if public else GM_VIEWER
+
+
+def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str) -> str:
+    game = games.get(campaign.game_name)
+    turn = campaign.check_turn(turn)
+    state = campaign.state(turn)
+    name = image_file(game, viewer)
+    image = name if (campaign.turn_dir(turn) / "reports" / name).exists() else None
+    context = report_context(campaign, game, turn, state, campaign.events(turn), campaign.dice_log(turn),
+                             viewer, image=image)
+    return render_report(context, fmt, game_name=game.name, template_dirs=(campaign.path / "templates",))
+
+
+def show(campaign: Campaign, turn: int | None, viewer: str) -> dict[str, Any]:
+    game = games.get(campaign.game_name)
+    turn = campaign.check_turn(turn)
+    state = campaign.state(turn)
+    return {"game": game.name, "turn": turn, "phase": game.phase(state),
+            "players": [{"id": p["id"], "name": p["name"]} for p in campaign.players],
+            "state": json_safe(game.view(state, _game_viewer(viewer)))}
+
+
+def json_safe(data: Any) -> Any:
+    return json.loads(json.dumps(data, default=str))
+
+
+def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
+    game = games.get(campaign.game_name)
+    suffix = Path(out).suffix.lower().lstrip(".")
+    if suffix not in ("png", "svg"):
+        raise UsageError(f"{out}: the image must end in .png or .svg")
+    turn = campaign.check_turn(turn)
+    state = campaign.state(turn)
+    data = render_image_bytes(game, state, _game_viewer(viewer), campaign.events(turn), suffix)
+    if data is None:
+        raise UsageError(f"{game.title} has no board image")
+    from .fileio import atomic_write
+    atomic_write(out, data)
+
+
+def status(campaign: Campaign) -> dict[str, Any]:
+    game = games.get(campaign.game_name)
+    last = campaign.last_turn
+    state = campaign.state(last)
+    due = game.due(state)
+    stored = campaign.stored_orders(last + 1)
+    return {"campaign": campaign.name, "game": game.name, "turn": last + 1, "last_resolved": last,
+            "phase": game.phase(state), "finished": game.finished(state), "summary": game.summary(state),
+            "due": due, "in": [p for p in due if p in stored], "missing": [p for p in due if p not in stored],
+            "deadline": campaign.config.get("deadline")}
+
+
+# ---- replay and dice verification ----------------------------------------------------------
+def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return f"{path}{key}: only in {'stored' if key in a else 'replayed'} state"
+            diff = _first_difference(a[key], b[key], f"{path}{key}.")
+            if diff:
+                return diff
+        return None
+    if a != b:
+        return f"{path.rstrip('.') or 'state'}: stored {json.dumps(a, default=str)[:80]}, " \
+               f"replayed {json.dumps(b, default=str)[:80]}"
+    return None
+
+
+def replay(campaign: Campaign) -> list[str]:
+    """Re-resolve every turn from the stored orders and seeds; the differences found."""
+    game = games.get(campaign.game_name)
+    master = campaign.master_secret()
+    problems = []
+    dice = _turn_dice(master, 0)
+    state0 = _plain(game.setup(campaign.map_name, campaign.player_ids, campaign.options, dice))
+    diff = _first_difference(campaign.state(0), state0)
+    if diff:
+        problems.append(f"turn 0 (set-up): {diff}")
+    for turn in campaign.resolved_turns()[1:]:
+        before = campaign.state(turn - 1)
+        orders, _ = _orders_for_turn(campaign, game, before, turn, force=True)
+        dice = _turn_dice(master, turn)
+        after, _events = game.resolve(copy.deepcopy(before), orders, dice)
+        diff = _first_difference(campaign.state(turn), _plain(after))
+        if diff:
+            problems.append(f"turn {turn}: {diff}")
+        logged = campaign.dice_log(turn).get("rolls", [])
+        if logged != [r for r in dice.log if not r.get("secret")]:
+            problems.append(f"turn {turn}: the dice rolled differ from turns/{turn_dir_name(turn)}/dice.yaml")
+    return problems
+
+
+def verify_dice(campaign: Campaign) -> tuple[int, list[str]]:
+    """(rolls checked, problems): every logged roll recomputed from its turn's seed."""
+    master = campaign.master_secret()
+    checked, problems = 0, []
+    for turn in campaign.resolved_turns():
+        log = campaign.dice_log(turn)
+        where = f"turns/{turn_dir_name(turn)}/dice.yaml"
+        try:
+            seed = bytes.fromhex(str(log.get("seed", "")))
+        except ValueError:
+            problems.append(f"{where}: the seed is not hex")
+            continue
+        if seed != turn_seed(master, turn):
+            problems.append(f"{where}: the seed is not the one the master secret gives for turn {turn}")
+        if log.get("commitment") and log["commitment"] != commitment(seed):
+            problems.append(f"{where}: the commitment does not match the seed")
+        rolls = log.get("rolls") or []
+        problems += [f"{where}: {p}" for p in verify_log(seed, rolls)]
+        checked += len(rolls)
+        secret_path = campaign.path / "secret" / "dice" / f"{turn_dir_name(turn)}.yaml"
+        if secret_path.exists():
+            import yaml
+            secret_rolls = (yaml.safe_load(secret_path.read_text()) or {}).get("rolls", [])
+            problems += [f"{secret_path.relative_to(campaign.path)}: {p}"
+                         for p in verify_log(seed, secret_rolls, secret_seed=turn_seed(master, turn, secret=True))]
+            checked += len(secret_rolls)
+    return checked, problems

@@ -1,0 +1,138 @@
+"""What a game plug-in provides. The engine calls only these; it knows nothing of any game.
+
+State is plain data (dicts, lists, str, int, bool, None) that survives a YAML round trip.
+Viewers: ``None`` is the GM (sees everything), ``"public"`` is anyone, else a player id.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..dice import Dice
+from ..orders import OrderLine
+
+State = dict[str, Any]
+Orders = Any  # plain data, game-defined
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A campaign option: ``gm new --option key=value``."""
+
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    kind: type = str  # str, int or bool: how a --option value is read
+
+    def read(self, name: str, text: Any) -> Any:
+        from ..errors import UsageError
+        if not isinstance(text, str):
+            value = text
+        elif self.kind is bool:
+            low = text.strip().lower()
+            if low not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                raise UsageError(f"option {name} takes true or false, not {text!r}")
+            value = low in ("true", "yes", "on", "1")
+        elif self.kind is int:
+            try:
+                value = int(text)
+            except ValueError:
+                raise UsageError(f"option {name} takes a whole number, not {text!r}") from None
+        else:
+            value = text
+        if self.choices and value not in self.choices:
+            raise UsageError(f"option {name} is one of {', '.join(map(str, self.choices))}, not {text!r}")
+        return value
+
+
+class Game:
+    """Base class of a game plug-in. Subclasses set the class attributes and the methods.
+    (A plain class, not a dataclass: subclasses override these as class attributes.)"""
+
+    name: str = ""
+    title: str = ""
+    sequential: bool = False
+    min_players: int = 2
+    max_players: int = 2
+    options: dict[str, Option] = {}
+    # True when a player's image differs from the public one (hidden information on the board)
+    images_per_viewer: bool = False
+    # file name stem of the turn image in reports ("board" -> board.png)
+    image_name: str = "map"
+
+    # ---- maps -----------------------------------------------------------------------------
+    def maps(self) -> list[str]:
+        """Names of the shipped maps ([] for a game with a fixed board)."""
+        return []
+
+    def default_map(self) -> str | None:
+        maps = self.maps()
+        return maps[0] if maps else None
+
+    def check_players(self, players: list[str]) -> None:
+        """Raise UsageError when these player ids cannot play (count, names the game fixes)."""
+        from ..errors import UsageError
+        if not self.min_players <= len(players) <= self.max_players:
+            span = (str(self.min_players) if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise UsageError(f"{self.title or self.name} takes {span} players, not {len(players)}")
+
+    # ---- the game -------------------------------------------------------------------------
+    def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
+        raise NotImplementedError
+
+    def due(self, state: State) -> list[str]:
+        """Players whose orders the current turn waits for ([] when the game is over)."""
+        raise NotImplementedError
+
+    def phase(self, state: State) -> str:
+        return "play"
+
+    def finished(self, state: State) -> bool:
+        return not self.due(state)
+
+    def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
+        """Check one player's order lines against ``state``; change nothing. Raise OrderErrors
+        (every error of the file) when anything is wrong."""
+        raise NotImplementedError
+
+    def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+        """Pure: a new state and the events of the turn. ``orders`` holds every due player."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: str | None) -> State:
+        """What ``viewer`` may see of ``state`` (named as in ``gm show --json``)."""
+        return state
+
+    def view_events(self, events: list[Event], viewer: str | None) -> list[Event]:
+        """The events ``viewer`` may read in a report."""
+        return events
+
+    def default_orders(self, state: State, player: str) -> Orders | None:
+        """Orders for a player whose orders did not arrive (NMR), or None to do nothing."""
+        return None
+
+    def order_form(self, state: State, player: str) -> str:
+        """A blank order form for the player's next orders (comment lines help them fill it in)."""
+        return ""
+
+    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
+        """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image)."""
+        return None
+
+    def random_orders(self, state: State, player: str, rng: random.Random) -> str:
+        """Text of some legal orders (conformance playouts, bots)."""
+        raise NotImplementedError
+
+    def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
+        """Rules cases: replace state keys (as named in ``gm show --json``) and check the result
+        is a legal state; raise UsageError otherwise."""
+        new = dict(state)
+        new.update(overrides)
+        return new
+
+    def summary(self, state: State) -> str:
+        """One line for ``gm status``: what is going on."""
+        return self.phase(state)

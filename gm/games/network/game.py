@@ -1,0 +1,181 @@
+"""Network as a gm plug-in: the engine's calls, each a thin layer over ``play`` and ``notation``."""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from ...errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, UsageError
+from ...names import suggestion
+from ...orders import OrderLine, collect
+from ..base import Game, Option
+from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
+from .notation import EXAMPLES, canonical, read_move, read_position
+from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
+
+SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
+END_WORDS = {"repetition": "by repetition", "no legal move": "as neither side can move"}
+
+
+class NetworkGame(Game):
+    name = "network"
+    title = "Network"
+    sequential = True
+    min_players = max_players = 2
+    image_name = "board"
+    options = {
+        "turn_order": Option("standard", "standard: Dark and Light alternate; equalized: Dark, Light, "
+                             "Light, then Dark and Light alternate", choices=TURN_ORDERS),
+        "position": Option("", "start from a position 'R8/R7/R6/R5/R4/R3/R2/R1 SIDE': row 8 first, "
+                           "D dark, L light, . empty; SIDE d or l moves first"),
+    }
+
+    # ---- set-up -------------------------------------------------------------------------------
+    def setup(self, map_name, players, options, dice) -> dict[str, Any]:
+        self.check_players(players)
+        if map_name:
+            raise UsageError(f"Network is played on its own 8x8 board: it takes no map (not {map_name!r})")
+        for key in options:
+            if key not in self.options:
+                raise UsageError(f"Network has no option {key!r}{suggestion(key, self.options)}; "
+                                 f"options: {', '.join(self.options)}")
+        chosen = {key: option.read(key, options.get(key, option.default)) for key, option in self.options.items()}
+        if chosen["position"]:
+            cells, to_move = read_position(chosen["position"])
+        else:
+            cells, to_move = [EMPTY] * 64, "dark"
+        sides = {"dark": players[0], "light": players[1]}
+        return new_state(sides, cells, to_move, chosen["turn_order"])
+
+    def apply_setup(self, state, overrides) -> dict[str, Any]:
+        for key in overrides:
+            if key not in SETUP_KEYS:
+                raise UsageError(f"a Network set-up cannot set {key!r}{suggestion(key, SETUP_KEYS)}: it "
+                                 f"sets {', '.join(SETUP_KEYS)}; the rest is worked out from the board")
+        new = copy.deepcopy(state)
+        cells = from_rows(new["board"])
+        if "position" in overrides:
+            cells, new["to_move"] = read_position(overrides["position"])
+        if "board" in overrides:
+            cells, problems = read_rows(overrides["board"])
+            if problems:
+                raise UsageError("set-up board: " + "; ".join(problems))
+        for key in ("to_move", "turn_order", "sides"):
+            if key in overrides:
+                new[key] = copy.deepcopy(overrides[key])
+        if "history" in overrides:
+            if not isinstance(overrides["history"], list):
+                raise UsageError("set-up history must be a list of moves like 'c3' or 'c3-d5'")
+            new["history"] = [str(h) for h in overrides["history"]]
+        new["ply"] = int(overrides.get("ply", sum(1 for c in cells if c != EMPTY)))
+        new["last_move"] = None
+        settle(new, cells)
+        wanted = overrides.get("placed") or {}
+        for side, number in dict(wanted).items():
+            if new["placed"].get(side) != number:
+                raise UsageError(f"set-up placed: {side} has {new['placed'].get(side)} pieces on the "
+                                 f"board, not {number} (pieces placed are the pieces on the board)")
+        return new
+
+    # ---- turns --------------------------------------------------------------------------------
+    def due(self, state) -> list[str]:
+        return [] if state["winner"] else [state["sides"][state["to_move"]]]
+
+    def phase(self, state) -> str:
+        if state["winner"]:
+            return "over"
+        return "placing" if placing(state, state["to_move"]) else "moving"
+
+    def summary(self, state) -> str:
+        winner, side = state["winner"], state["to_move"]
+        if winner == "draw":
+            return f"drawn {END_WORDS.get(state['end'], '')}".strip()
+        if winner:
+            return f"{TITLE[winner]} won with the network {' '.join(state['networks'][winner])}"
+        if placing(state, side):
+            return f"{TITLE[side]} to place ({state['placed'][side]} of {PIECES} pieces on the board)"
+        return f"{TITLE[side]} to move a piece"
+
+    def side_of(self, state, player: str) -> str | None:
+        return next((side for side in SIDES if state["sides"][side] == player), None)
+
+    def parse(self, state, player: str, lines: list[OrderLine]) -> dict:
+        if not lines:
+            raise OrderErrors([OrderSyntaxError(f"no move given: write one move, {EXAMPLES}")])
+        side = self.side_of(state, player)
+        errors: list[OrderError] = []
+        problem = self._turn_problem(state, player, side)
+        if problem:
+            errors.append(lines[0].error(problem))
+        order = None
+        for i, line in enumerate(lines):
+            try:
+                found, offsets = read_move(line)
+            except OrderError as error:
+                errors.append(error)
+                continue
+            if i > 0:
+                errors.append(line.error(f"one move per turn: line {lines[0].number} already gives "
+                                         f"{TITLE.get(side or '', player)}'s move"))
+            elif not problem:
+                illegal = order_problem(state, side, found)
+                if illegal:
+                    errors.append(line.error(illegal[1], offsets[illegal[0]]))
+                order = found
+        collect(errors)
+        return order
+
+    def _turn_problem(self, state, player: str, side: str | None) -> str | None:
+        if side is None:
+            return (f"{player!r} does not play in this game (Dark is {state['sides']['dark']!r}, "
+                    f"Light is {state['sides']['light']!r})")
+        if state["winner"]:
+            return f"the game is over ({self.summary(state)}): no more moves"
+        if state["to_move"] != side:
+            return f"it is {TITLE[state['to_move']]}'s turn, not {TITLE[side]}'s"
+        return None
+
+    def resolve(self, state, orders, dice):
+        if state["winner"]:
+            raise IllegalOrderError(f"the game is over ({self.summary(state)}): no more moves")
+        side = state["to_move"]
+        order = orders.get(state["sides"][side])
+        if order is None:  # a sequential game waits for the player to move
+            return copy.deepcopy(state), [{"text": f"{TITLE[side]} has not moved yet.", "kind": "wait",
+                                           "side": side}]
+        return play(state, order)
+
+    def default_orders(self, state, player):
+        return None  # Network waits for the player to move: no move is made for them
+
+    def random_orders(self, state, player: str, rng: random.Random) -> str:
+        side = self.side_of(state, player)
+        problem = self._turn_problem(state, player, side)
+        if problem:
+            raise UsageError(problem)
+        order = next(legal_orders(state, side, rng))
+        return ("place " if order["kind"] == "place" else "move ") + canonical(order).replace("-", " ")
+
+    def order_form(self, state, player: str) -> str:
+        side = self.side_of(state, player)
+        if side is None:
+            return ""
+        lines = [f"# Network: you play {TITLE[side]}; your goals are {GOAL_WORDS[side]}."]
+        problem = self._turn_problem(state, player, side)
+        if problem:
+            lines.append(f"# No orders are due from you: {problem}.")
+        elif placing(state, side):
+            lines += [f"# You have {state['placed'][side]} of {PIECES} pieces on the board: place one.",
+                      "# Write one move below, e.g.  place c3   (or just: c3)"]
+        else:
+            lines += ["# All ten of your pieces are on the board: move one.",
+                      "# Write one move below, e.g.  move c3 d5   (or: c3-d5)"]
+        return "\n".join(lines) + "\n"
+
+    # ---- what players see ---------------------------------------------------------------------
+    def view(self, state, viewer):
+        return copy.deepcopy(state)  # Network hides nothing
+
+    def render(self, state, viewer, *, events=None):
+        from .render import draw_board  # matplotlib only when drawing
+        return draw_board(self.view(state, viewer))

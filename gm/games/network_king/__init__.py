@@ -1,0 +1,186 @@
+"""Network King: the two-player business-card TCG (rules: docs/rules/network-king.md).
+
+Hidden information: hands and decks live in the state, and ``views.view`` is the one place
+that decides who sees them.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...dice import Dice
+from ...errors import OrderError, UsageError
+from ...orders import OrderLine, collect, read_frame
+from ..base import Game, Option
+from . import bot, views
+from .board import settle
+from .cards import ProfessionTable, read_deck_lines, read_deck_option, title_table
+from .orders import parse_draft
+from .play import play_turn
+from .play import check as check_turn
+from .setup_state import apply_overrides
+
+State = dict[str, Any]
+HAND_SIZE = 5
+
+
+class NetworkKing(Game):
+    name = "network-king"
+    title = "Network King"
+    sequential = True
+    min_players = max_players = 2
+    image_name = "board"
+    options = {
+        "deck_p1": Option(None, "the first player's deck list: a file of 'Name | Job Title' lines, "
+                          "at least 10 (left out: the deck comes as their first orders)"),
+        "deck_p2": Option(None, "the second player's deck list (as deck_p1)"),
+        "professions": Option(None, "the job-title keyword table "
+                              "(default: maps/network-king/professions.yaml)"),
+    }
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def setup(self, map_name, players, options, dice: Dice) -> State:
+        self.check_players(players)
+        table_file = options.get("professions") or None
+        table = ProfessionTable.load(table_file)
+        state: State = {
+            "players": list(players), "starting_player": None, "to_move": None,
+            "skip_next": {p: False for p in players},
+            "hands": {p: [] for p in players}, "decks": {p: None for p in players},
+            "studios": [], "studio_owner": {}, "winner": None,
+            "title_professions": {}, "professions_file": table_file,
+        }
+        for seat, player in zip(("deck_p1", "deck_p2"), players):
+            if options.get(seat) not in (None, ""):
+                state["decks"][player] = read_deck_option(options[seat], seat, table)
+        if all(state["decks"][p] is not None for p in players):
+            _start(state, dice, table)
+        return state
+
+    def due(self, state: State) -> list[str]:
+        if state.get("winner"):
+            return []
+        if self.phase(state) == "decks":
+            return [p for p in state["players"] if state["decks"][p] is None]
+        return [state["to_move"]] if state["to_move"] else []
+
+    def phase(self, state: State) -> str:
+        if state.get("winner"):
+            return "over"
+        return "decks" if state["starting_player"] is None else "play"
+
+    def summary(self, state: State) -> str:
+        phase = self.phase(state)
+        if phase == "decks":
+            return "waiting for deck lists from " + ", ".join(self.due(state))
+        sizes = ", ".join(f"{p} holds {len(state['hands'][p])}" for p in state["players"])
+        if phase == "over":
+            return f"over: {state['winner']} wins ({sizes})"
+        return f"{state['to_move']} to hire ({sizes})"
+
+    # ---- orders ----------------------------------------------------------------------------
+    def parse(self, state: State, player: str, lines: list[OrderLine]):
+        first = lines[0] if lines else None
+
+        def refuse(message: str):
+            err = first.error(message) if first else OrderError(message)
+            collect([err])
+
+        if state.get("winner"):
+            refuse("the game is over: no more orders")
+        if player not in state["players"]:
+            refuse(f"{player!r} does not play in this game")
+        if self.phase(state) == "decks":
+            return self._parse_deck(state, player, lines, refuse)
+        if player != state["to_move"]:
+            refuse(f"it is {state['to_move']}'s turn, not {player}'s")
+        draft, errors = parse_draft(lines)
+        if draft.hire is None:
+            if not errors:
+                refuse("no hire: a turn is 'hire CARD to STUDIO [as PROFESSION]'")
+            collect(errors)
+        orders, problems = check_turn(state, player, draft)  # checked even after a syntax error,
+        collect(errors + problems)  # so that one reply lists every error of the file
+        return orders
+
+    def _parse_deck(self, state, player, lines, refuse):
+        if state["decks"][player] is not None:
+            refuse("your deck list is already in; the game starts when both are")
+        table = ProfessionTable.load(state.get("professions_file"))
+        cards, problems = read_deck_lines([(ln.number, ln.text) for ln in lines], table)
+        by_number = {ln.number: ln for ln in lines}
+        errors = []
+        for number, message in problems:
+            line = by_number.get(number)
+            errors.append(line.error(message) if line else OrderError(message))
+        collect(errors)
+        return {"deck": cards}
+
+    def default_orders(self, state: State, player: str):
+        if self.phase(state) != "play" or player != state["to_move"]:
+            return None
+        return self.parse(state, player, read_frame(bot.nmr_text(state, player)).lines)
+
+    def random_orders(self, state: State, player: str, rng: random.Random) -> str:
+        return bot.random_turn(self, state, player, rng)
+
+    def order_form(self, state: State, player: str) -> str:
+        from .forms import order_form
+        return order_form(state, player)
+
+    # ---- resolution ------------------------------------------------------------------------
+    def resolve(self, state: State, orders: dict[str, Any], dice: Dice):
+        if self.phase(state) == "decks":
+            return _resolve_decks(state, orders, dice)
+        player = state["to_move"]
+        mine = orders.get(player) or self.default_orders(state, player)
+        return play_turn(state, player, mine)
+
+    # ---- views -----------------------------------------------------------------------------
+    def view(self, state: State, viewer: str | None) -> State:
+        return views.view(state, viewer)
+
+    def view_events(self, events, viewer):
+        return views.view_events(events, viewer)
+
+    def render(self, state: State, viewer: str | None, *, events=None):
+        from .render import draw_board
+        return draw_board(views.view(state, viewer))
+
+    def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
+        return apply_overrides(state, overrides)
+
+
+def _start(state: State, dice: Dice, table: ProfessionTable) -> list[dict]:
+    """Both decks are in: draw the starting player, shuffle, deal five each."""
+    a, b = state["players"]
+    state["starting_player"] = a if dice.roll("starting player", 2) == 1 else b
+    cards = []
+    for p in state["players"]:
+        deck = dice.shuffle(f"shuffle deck {p}", state["decks"][p], secret=True)
+        state["hands"][p], state["decks"][p] = deck[:HAND_SIZE], deck[HAND_SIZE:]
+        cards += deck
+    try:
+        state["title_professions"] = title_table(cards, table)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state["to_move"] = state["starting_player"]
+    settle(state)
+    return [{"text": f"{state['starting_player']} starts (drawn by die). Each player shuffled their "
+             f"deck and drew {HAND_SIZE} cards.", "kind": "start"}]
+
+
+def _resolve_decks(state: State, orders: dict[str, Any], dice: Dice):
+    import copy
+    state = copy.deepcopy(state)
+    events = []
+    for p in state["players"]:
+        if state["decks"][p] is None and orders.get(p):
+            state["decks"][p] = list(orders[p]["deck"])
+            events.append({"text": f"{p} sent a deck of {len(orders[p]['deck'])} cards.", "kind": "deck"})
+    if all(state["decks"][p] is not None for p in state["players"]):
+        events += _start(state, dice, ProfessionTable.load(state.get("professions_file")))
+    return state, events
+
+
+GAME = NetworkKing()

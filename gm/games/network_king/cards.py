@@ -1,0 +1,250 @@
+"""Business cards: deck lists, the job-title keyword table, professions and vowels.
+
+A card is kept in state as the line its owner wrote, normalised: ``"Name | Job Title"``, with
+``No Name`` for an empty name and ``No Profession`` for an empty title.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from ...errors import UsageError
+from ...names import fold
+
+PROFESSIONS = ("Business", "Design/Writing", "Programming/QA", "Art", "Sound")
+NO_NAME = "No Name"
+NO_PROFESSION = "No Profession"
+ALL_PROFESSIONS = PROFESSIONS + (NO_NAME, NO_PROFESSION)
+MIN_DECK = 10
+MAX_NAME = 60
+
+# what a player may write after "as" (folded) -> the profession
+PROFESSION_WORDS = {
+    "business": "Business",
+    "design/writing": "Design/Writing", "design": "Design/Writing", "writing": "Design/Writing",
+    "designer": "Design/Writing", "writer": "Design/Writing", "design/writer": "Design/Writing",
+    "programming/qa": "Programming/QA", "programming": "Programming/QA", "qa": "Programming/QA",
+    "programmer": "Programming/QA",
+    "art": "Art", "artist": "Art", "an artist": "Art",
+    "sound": "Sound",
+    "no name": NO_NAME, "no profession": NO_PROFESSION,
+}
+
+SHIPPED_TABLE = Path(__file__).resolve().parents[3] / "maps" / "network-king" / "professions.yaml"
+
+_SPECIAL_VOWELS = {"æ": "ae", "œ": "oe", "ø": "o"}
+
+
+def profession_named(text: str) -> str | None:
+    """The profession a player means by ``text`` ("as Artist" -> Art), or None."""
+    key = fold(text).replace(" / ", "/")
+    if key.startswith("a ") or key.startswith("an "):
+        key = key.split(" ", 1)[1]
+    return PROFESSION_WORDS.get(key)
+
+
+# ---- the card line ------------------------------------------------------------------------
+def make_card(name: str, title: str) -> str:
+    name = " ".join(name.split()) or NO_NAME
+    title = " ".join(title.split()) or NO_PROFESSION
+    return f"{name} | {title}"
+
+
+def card_name(card: str) -> str:
+    return card.split(" | ", 1)[0]
+
+
+def card_title(card: str) -> str:
+    parts = card.split(" | ", 1)
+    return parts[1] if len(parts) > 1 else NO_PROFESSION
+
+
+def card_label(card: str) -> str:
+    """How a card reads in reports and messages: 'Gabe Newell (Managing Director)'."""
+    return f"{card_name(card)} ({card_title(card)})"
+
+
+def is_no_name(name: str) -> bool:
+    return fold(name) == fold(NO_NAME)
+
+
+def read_card_line(text: str) -> str:
+    """``Name | Job Title`` -> the normalised card; ValueError says what is wrong."""
+    if "|" not in text:
+        raise ValueError(f"expected 'Name | Job Title', not {text.strip()!r}")
+    name, _, title = text.partition("|")
+    if "|" in title:
+        raise ValueError("a card line has one '|' between the name and the job title")
+    if '"' in name:
+        raise ValueError("a name cannot hold a double quote (orders quote names)")
+    if len(name.strip()) > MAX_NAME or len(title.strip()) > MAX_NAME:
+        raise ValueError(f"a name or title is at most {MAX_NAME} characters")
+    return make_card(name, title)
+
+
+# ---- vowels -------------------------------------------------------------------------------
+def vowels(name: str) -> int:
+    """Vowels a e i o u in a card's name, ignoring case and accents; y is no vowel; No Name has none."""
+    if is_no_name(name):
+        return 0
+    text = "".join(_SPECIAL_VOWELS.get(c, c) for c in name.casefold())
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return sum(bare.count(v) for v in "aeiou")
+
+
+# ---- the keyword table --------------------------------------------------------------------
+class ProfessionTable:
+    """Job-title keywords -> professions, read from a YAML file (see the shipped one's header)."""
+
+    def __init__(self, keywords: list[tuple[list[str], bool, str]], unmatched: list[str] | None,
+                 source: str):
+        self.keywords = keywords  # (words, last word is a prefix, profession)
+        self.unmatched = unmatched  # None: a title matching nothing is an error
+        self.source = source
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "ProfessionTable":
+        path = Path(path) if path else SHIPPED_TABLE
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read the profession table ({exc.strerror or exc})") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{path}:{mark.line + 1}" if mark else str(path)
+            raise UsageError(f"{where}: the profession table is not valid YAML") from None
+        return cls.from_data(data, _shown(path))
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = "<table>") -> "ProfessionTable":
+        if not isinstance(data, dict) or not isinstance(data.get("professions"), dict):
+            raise UsageError(f"{source}: the profession table needs a 'professions:' mapping")
+        keywords = []
+        for profession, words in data["professions"].items():
+            if profession not in PROFESSIONS:
+                raise UsageError(f"{source}: unknown profession {profession!r}; "
+                                 f"the professions are {', '.join(PROFESSIONS)}")
+            if not isinstance(words, list):
+                raise UsageError(f"{source}: {profession} needs a list of keywords")
+            for word in words:
+                key = fold(str(word))
+                prefix = key.endswith("*")
+                parts = _words(key.rstrip("*"))
+                if not parts:
+                    raise UsageError(f"{source}: an empty keyword under {profession}")
+                keywords.append((parts, prefix, profession))
+        unmatched = data.get("unmatched", "error")
+        if unmatched == "error":
+            unmatched = None
+        elif not (isinstance(unmatched, list) and unmatched and all(p in PROFESSIONS for p in unmatched)):
+            raise UsageError(f"{source}: 'unmatched:' is 'error' or a list of professions")
+        return cls(keywords, unmatched, source)
+
+    def professions(self, title: str) -> list[str]:
+        """The professions ``title`` fits, in the rules' order; ValueError when none."""
+        if not title.strip() or fold(title) == fold(NO_PROFESSION):
+            return [NO_PROFESSION]
+        words = _words(fold(title))
+        found = set()
+        for parts, prefix, profession in self.keywords:
+            if _occurs(parts, prefix, words):
+                found.add(profession)
+        if not found:
+            if self.unmatched is None:
+                raise ValueError(f'no keyword of {self.source} fits the title "{title}"; '
+                             "add one to the table")
+            found = set(self.unmatched)
+        return [p for p in PROFESSIONS if p in found]
+
+
+def _shown(path: Path) -> str:
+    """A table's path as a GM reads it: relative to the project for the shipped one."""
+    try:
+        return str(path.resolve().relative_to(SHIPPED_TABLE.parents[2]))
+    except ValueError:
+        return str(path)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w+#]+", text)
+
+
+def _occurs(parts: list[str], prefix: bool, words: list[str]) -> bool:
+    n = len(parts)
+    for i in range(len(words) - n + 1):
+        window = words[i:i + n]
+        if window[:-1] == parts[:-1] and (window[-1].startswith(parts[-1]) if prefix
+                                          else window[-1] == parts[-1]):
+            return True
+    return False
+
+
+def card_professions(card: str, title_professions: dict[str, list[str]]) -> list[str]:
+    """The professions ``card`` may be hired as: No Name for a nameless card, else by its title."""
+    if is_no_name(card_name(card)):
+        return [NO_NAME]
+    title = card_title(card)
+    if fold(title) == fold(NO_PROFESSION):
+        return [NO_PROFESSION]
+    return list(title_professions[title])
+
+
+def title_table(cards: Iterable[str], table: ProfessionTable) -> dict[str, list[str]]:
+    """Title -> professions for these cards (ValueError names the first title that fits nothing)."""
+    out: dict[str, list[str]] = {}
+    for card in cards:
+        title = card_title(card)
+        if title not in out and fold(title) != fold(NO_PROFESSION) and not is_no_name(card_name(card)):
+            out[title] = table.professions(title)
+    return out
+
+
+# ---- deck lists ---------------------------------------------------------------------------
+def read_deck_lines(lines: list[tuple[int, str]],
+                    table: ProfessionTable) -> tuple[list[str], list[tuple[int, str]]]:
+    """Cards of a deck list given as (line number, text), and every problem as (line, message)."""
+    cards, problems = [], []
+    for number, text in lines:
+        body = text.split("#", 1)[0].strip()  # '#' starts a comment, as in order files
+        if not body:
+            continue
+        try:
+            card = read_card_line(body)
+            if not is_no_name(card_name(card)) and fold(card_title(card)) != fold(NO_PROFESSION):
+                table.professions(card_title(card))
+        except ValueError as exc:
+            problems.append((number, str(exc)))
+            continue
+        cards.append(card)
+    if not problems and len(cards) < MIN_DECK:
+        last = lines[-1][0] if lines else 1
+        problems.append((last, f"a deck needs at least {MIN_DECK} cards, this one has {len(cards)}"))
+    return cards, problems
+
+
+def read_deck_option(value: Any, option: str, table: ProfessionTable) -> list[str]:
+    """A deck from an option: a path to a deck-list file, or (rules cases) a list of card lines."""
+    if isinstance(value, list):
+        lines = [(i + 1, str(v if v is not None else "")) for i, v in enumerate(value)]
+        where = lambda n: f"option {option}, line {n}"  # noqa: E731
+    elif isinstance(value, str) and value.strip():
+        path = Path(value)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{value}: cannot read the deck list for {option} "
+                             f"({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{value}: the deck list for {option} is not UTF-8 text") from None
+        lines = list(enumerate(text.lstrip("\ufeff").splitlines(), start=1))
+        where = lambda n: f"{value}:{n}"  # noqa: E731
+    else:
+        raise UsageError(f"option {option} needs a deck-list file (one 'Name | Job Title' a line)")
+    cards, problems = read_deck_lines(lines, table)
+    if problems:
+        raise UsageError("; ".join(f"{where(n)}: {message}" for n, message in problems))
+    return cards

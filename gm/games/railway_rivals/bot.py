@@ -1,0 +1,77 @@
+"""A simple builder for bots, conformance playouts and missed turns: it heads for the cheapest of
+the nearest towns its network does not reach yet, spending each round's die as far as it goes."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gm.hexmap.model import HexMap
+from gm.hexmap.paths import cheapest_path_from, costs_from
+
+from .company import Builder, starting_points, track_links
+from .links import link_key
+
+
+def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
+    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
+    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
+    rival_links = set().union(*rivals.values()) if rivals else set()
+    rival_hexes = {h for link in rival_links for h in link}
+    lines = [f"# default build for {player}: towards the nearest unreached town"]
+    for number, die in enumerate(state["build_dice"], start=1):
+        segments = _plan_round(builder, hexmap, die, rival_links, rival_hexes, rng)
+        lines.append(f"round {number}: " + "; ".join(segments))
+    return "\n".join(lines) + "\n"
+
+
+def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, rival_hexes: set[str],
+                rng: random.Random) -> list[str]:
+    grid = hexmap.grid
+    sources = sorted(builder.hexes) or [rng.choice(starting_points(hexmap))]
+
+    def cost(a: str, b: str) -> int | None:
+        if link_key(a, b) in builder.links:
+            return 0
+        pips, problem = builder.build_problem(a, b)
+        if problem:
+            return None
+        # rivals' track costs cash: a junction 1, a parallel link up to 4
+        penalty = 1 if b in rival_hexes and b not in hexmap.town_at else 0
+        return pips + penalty + (3 if link_key(a, b) in rival_links else 0)
+
+    targets = [t.hex for t in hexmap.town_list() if t.hex not in builder.hexes and t.hex not in sources]
+    reach = costs_from(sources, grid.neighbours, cost)
+    targets = sorted((reach[t], t) for t in targets if t in reach)
+    if not targets:
+        return []
+    target = rng.choice(targets[:3])[1]
+    found = cheapest_path_from(sources, [target], grid.neighbours, cost)
+    if found is None:
+        return []
+    path = found[1]
+    segments: list[list[str]] = []
+    used = 0
+    for a, b in zip(path, path[1:]):
+        if link_key(a, b) in builder.links:
+            continue
+        pips, problem = builder.build_problem(a, b)
+        if problem or used + pips > die:
+            break
+        if not segments or segments[-1][-1] != a:
+            segments.append([a])
+        segments[-1].append(b)
+        used += pips
+        builder.add_link(a, b)
+    if not segments:  # the next step is too dear for this die: build any affordable step towards the town
+        choices = []
+        for here in sources:
+            for there in grid.neighbours(here):
+                pips, problem = builder.build_problem(here, there)
+                if problem is None and pips <= die:
+                    choices.append((grid.distance(there, target), here, there))
+        if choices:
+            best = min(c[0] for c in choices)
+            _, here, there = rng.choice([c for c in choices if c[0] == best])
+            builder.add_link(here, there)
+            segments.append([here, there])
+    return [f"({seg[0]}) " + " ".join(seg[1:]) for seg in segments]

@@ -1,0 +1,311 @@
+"""Reading build orders: `round 2: (2522) 2523 "Helm's Deep"; (2522) 2924   total 6`.
+
+This module only reads what the lines say (hexes, towns, ferries, leaps, jumps along straight hex
+lines expanded into single steps); whether the builds are allowed is checked in ``check``.
+Orders are plain data:
+  {"company": {"name", "colour", "line", "col"} | None,
+   "rounds": [[segment, ...] x 3], "totals": [{"value", "line", "col"} | None x 3]}
+  segment = {"line", "col", "start", "steps": [{"kind": build|ferry|leap, "hex", "col", ...}]}
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gm.errors import OrderError
+from gm.hexmap.model import HexMap
+from gm.names import fold, match, suggestion
+from gm.orders import OrderLine
+
+from .palette import COLOURS
+
+ROUNDS = 3
+KEYWORDS = ("round", "company")
+_ROUND = re.compile(r"round\b\s*(\S*?)\s*[:.]", re.IGNORECASE)
+_ROUND_BARE = re.compile(r"round\b", re.IGNORECASE)
+_COMPANY = re.compile(r"company\s*:\s*", re.IGNORECASE)
+_TOKEN = re.compile(r'"[^"]*"?|[();]|[-\u2013\u2014]+|[^\s();"]+')
+_DASHED_HEXES = re.compile(r"\d+(?:[-\u2013\u2014]\d+)+")
+_TOTAL = re.compile(r"[\s.,;]*\btotal\b\s*[:=]?\s*(\S*)\s*$", re.IGNORECASE)
+EXAMPLE = "round 1: (2522) 2523 \"Helm's Deep\"; (2522) 2924  total 6"
+
+
+def empty_orders() -> dict[str, Any]:
+    return {"company": None, "rounds": [[] for _ in range(ROUNDS)], "totals": [None] * ROUNDS}
+
+
+def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLine]) -> tuple[dict, list[OrderError]]:
+    """The orders the lines give, and every reading error (the orders hold what could be read)."""
+    orders = empty_orders()
+    errors: list[OrderError] = []
+    seen_rounds: dict[int, int] = {}
+    for line in lines:
+        text = line.text
+        company = _COMPANY.match(text)
+        if company:
+            if orders["company"] is not None:
+                errors.append(line.syntax(f"a second 'company:' line (the first is on line "
+                                          f"{orders['company']['line']})"))
+                continue
+            orders["company"] = _read_company(line, text[company.end():], company.end(), errors)
+            continue
+        header = _ROUND.match(text)
+        if not header:
+            first = text.split()[0] if text.split() else text
+            if _ROUND_BARE.match(text):
+                errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. {EXAMPLE}"))
+            else:
+                errors.append(line.syntax(f"expected 'round 1:' to 'round {ROUNDS}:' or 'company: NAME, COLOUR', "
+                                          f"not {first!r}{suggestion(first.rstrip(':'), KEYWORDS)}"))
+            continue
+        number = header.group(1)
+        if not number.isdigit() or not 1 <= int(number) <= ROUNDS:
+            errors.append(line.syntax(f"a build turn has rounds 1 to {ROUNDS}, not {number or 'no number'!r}",
+                                      header.start(1) if number else 0))
+            continue
+        rnd = int(number)
+        if rnd in seen_rounds:
+            errors.append(line.error(f"round {rnd} is given twice (first on line {seen_rounds[rnd]})"))
+            continue
+        seen_rounds[rnd] = line.number
+        body_start = header.end()
+        body = text[body_start:]
+        total = _TOTAL.search(_mask_quotes(body))
+        if total:
+            value = total.group(1).rstrip(".")
+            col = body_start + total.start(1)
+            if not value.isdigit():
+                errors.append(line.syntax(f"'total' takes the number of pips, e.g. 'total 6', not {value or 'nothing'!r}",
+                                          col))
+            else:
+                orders["totals"][rnd - 1] = {"value": int(value), "line": line.number, "col": line.col + col}
+            body = body[:total.start()]
+        orders["rounds"][rnd - 1] = _Round(hexmap, companies, line, body_start, errors).read(body)
+    return orders, errors
+
+
+def _mask_quotes(text: str) -> str:
+    """The text with quoted parts blanked, so 'total' inside a quoted name is not read as the total."""
+    return re.sub(r'"[^"]*"?', lambda m: " " * len(m.group(0)), text)
+
+
+def _read_company(line: OrderLine, rest: str, offset: int, errors: list[OrderError]) -> dict | None:
+    name, colour, colour_at = rest.strip(), None, offset
+    if "," in rest:
+        head, _, tail = rest.rpartition(",")
+        name, colour, colour_at = head.strip(), tail.strip(), offset + len(head) + 1 + (len(tail) - len(tail.lstrip()))
+    elif match(rest.strip(), COLOURS):
+        name, colour = "", rest.strip()
+    if colour is not None:
+        found = match(colour, COLOURS)
+        if found is None:
+            errors.append(line.error(f"unknown colour {colour!r}{suggestion(colour, COLOURS)}; colours: "
+                                     f"{', '.join(COLOURS)}", colour_at))
+            return None
+        colour = found
+    if len(name) > 40:
+        errors.append(line.error("a company name has at most 40 characters", offset))
+        return None
+    if not name and colour is None:
+        errors.append(line.syntax("write 'company: NAME, COLOUR' (e.g. 'company: Great Western, green')", offset))
+        return None
+    return {"name": name or None, "colour": colour, "line": line.number, "col": line.col + offset}
+
+
+class _Round:
+    """Reads the segments of one round line."""
+
+    def __init__(self, hexmap: HexMap, companies: dict[str, dict], line: OrderLine, base: int,
+                 errors: list[OrderError]):
+        self.hexmap, self.companies, self.line, self.base, self.errors = hexmap, companies, line, base, errors
+        self.town_names = hexmap.town_names()
+
+    def error(self, message: str, at: int) -> None:
+        self.errors.append(self.line.error(message, self.base + at))
+
+    def syntax(self, message: str, at: int) -> None:
+        self.errors.append(self.line.syntax(message, self.base + at))
+
+    def tokens(self, body: str) -> list[tuple[int, str]]:
+        out = []
+        for m in _TOKEN.finditer(body):
+            word, at = m.group(0), m.start()
+            if _DASHED_HEXES.fullmatch(word):  # 2522-2523: two hexes
+                for part in re.finditer(r"\d+", word):
+                    out.append((at + part.start(), part.group(0)))
+            elif word[0] not in '"' and len(word) > 1 and word[-1] in ".," and word[:-1].isdigit():
+                out.append((at, word[:-1]))
+            else:
+                out.append((at, word))
+        return out
+
+    def read(self, body: str) -> list[dict]:
+        toks = self.tokens(body)
+        segments: list[dict] = []
+        segment: dict | None = None
+        here: str | None = None
+        i = 0
+        while i < len(toks):
+            at, tok = toks[i]
+            if tok == ";":
+                segment, i = None, i + 1
+                continue
+            if tok[0] in "-\u2013\u2014" or tok == ")":
+                if tok == ")":
+                    self.syntax("a ')' without its '('", at)
+                i += 1
+                continue
+            if tok == "(":
+                close = next((j for j in range(i + 1, len(toks)) if toks[j][1] in (")", ";", "(")), None)
+                if close is None or toks[close][1] != ")":
+                    self.syntax("the '(' is not closed: write the segment's start as (2522) or (\"Helm's Deep\")", at)
+                    i = close if close is not None else len(toks)
+                    segment, here = None, None
+                    continue
+                inner = [t for t in toks[i + 1:close] if t[1][0] not in "-\u2013\u2014"]
+                start = self.place(inner, 0, at, whole=True)[0] if inner else None
+                if not inner:
+                    self.syntax("the brackets are empty: put the hex or town the segment starts from in them", at)
+                segment = {"line": self.line.number, "col": self.line.col + self.base + at, "start": start,
+                           "steps": []}
+                segments.append(segment)
+                here = start
+                i = close + 1
+                continue
+            if segment is None:
+                self.syntax("a segment starts with the hex or town it leaves from, in brackets: (2522) 2523 ...", at)
+                while i < len(toks) and toks[i][1] != ";":
+                    i += 1
+                continue
+            word = fold(tok)
+            if word == "ferry":
+                i, here = self.ferry(toks, i + 1, at, segment, here)
+            elif word == "leap":
+                i, here = self.leap(toks, i + 1, at, segment, here)
+            else:
+                label, i = self.place(toks, i, at)
+                if label is not None and here is not None:
+                    here = self.build_to(segment, here, label, at)
+                elif label is None:
+                    here = None  # the rest of the segment cannot be followed
+        return segments
+
+    # ---- places --------------------------------------------------------------------------
+    def place(self, toks: list[tuple[int, str]], i: int, at: int, *, whole: bool = False) -> tuple[str | None, int]:
+        """(hex label, next index) of the place starting at toks[i]; None after reporting an error."""
+        tok = toks[i][1]
+        at = toks[i][0]
+        if tok.startswith('"'):
+            if len(tok) < 2 or not tok.endswith('"'):
+                self.syntax("the quoted name is not closed with \"", at)
+                return None, len(toks)
+            return self.town(tok[1:-1], at), i + 1
+        if tok.isdigit():
+            return self.number(tok, at), i + 1
+        words = []
+        j = i
+        while j < len(toks) and not _stops_name(toks[j][1]):
+            words.append(toks[j][1])
+            j += 1
+        if not words:
+            self.syntax(f"expected a hex or a town, not {tok!r}", at)
+            return None, i + 1
+        for k in range(len(words), 0, -1):  # the longest run of words that names a town
+            town = self.hexmap.town_by_name(" ".join(words[:k]))
+            if town is not None:
+                if whole and k < len(words):
+                    break
+                return town.hex, i + k
+        name = " ".join(words)
+        self.error(f"unknown town {name!r}{suggestion(name, self.town_names)}", at)
+        return None, j
+
+    def town(self, name: str, at: int) -> str | None:
+        town = self.hexmap.town_by_name(name)
+        if town is None:
+            self.error(f"unknown town {name!r}{suggestion(name, self.town_names)}", at)
+            return None
+        return town.hex
+
+    def number(self, tok: str, at: int) -> str | None:
+        grid = self.hexmap.grid
+        if len(tok) == 4:
+            if not grid.contains(tok):
+                self.error(f"{tok} is off the map (columns 01-{grid.columns:02d}, rows 01-{grid.rows:02d})", at)
+                return None
+            return tok
+        if len(tok) == 2 and int(tok) in self.hexmap.towns:
+            return self.hexmap.towns[int(tok)].hex
+        if len(tok) == 2:
+            self.error(f"there is no town number {tok} on this map", at)
+            return None
+        self.syntax(f"{tok} is not a hex: a hex is four digits, column then row, like 2522", at)
+        return None
+
+    # ---- steps ---------------------------------------------------------------------------
+    def build_to(self, segment: dict, here: str, label: str, at: int) -> str | None:
+        grid = self.hexmap.grid
+        col = self.line.col + self.base + at
+        if label == here:
+            self.error(f"the segment is already at {label}", at)
+            return here
+        between = grid.straight_between(here, label)
+        if between is None:
+            self.error(f"{label} is not next to {here} nor on a straight hex line from it: "
+                       f"list the hexes in between", at)
+            return None
+        for step in between + [label]:
+            segment["steps"].append({"kind": "build", "hex": step, "col": col})
+        return label
+
+    def ferry(self, toks, i, at, segment, here):
+        if i >= len(toks) or toks[i][1] in (";", "(", ")"):
+            self.syntax("'ferry' needs the ferry's id, e.g. 'ferry F1'", at)
+            return i, None
+        arg_at, arg = toks[i]
+        ferry = self.hexmap.ferry(arg)
+        if ferry is None and arg.isdigit() and here is not None:  # 'ferry 0704': by its far end
+            ferry = next((f for f in self.hexmap.ferries if set(f.ends) == {here, arg}), None)
+        if ferry is None:
+            ids = [f.id for f in self.hexmap.ferries]
+            self.error(f"unknown ferry {arg!r}{suggestion(arg, ids)}; "
+                       f"{'ferries: ' + ', '.join(ids) if ids else 'this map has no ferries'}", arg_at)
+            return i + 1, None
+        other = ferry.ends[0] if here == ferry.ends[1] else ferry.ends[1]
+        segment["steps"].append({"kind": "ferry", "ferry": ferry.id, "hex": other,
+                                 "col": self.line.col + self.base + at})
+        return i + 1, other if here is not None else None
+
+    def leap(self, toks, i, at, segment, here):
+        if i >= len(toks) or toks[i][1] in (";", "(", ")"):
+            self.syntax("'leap' needs the hex or town it leaps to, e.g. 'leap 0306'", at)
+            return i, None
+        label, i = self.place(toks, i, at)
+        over = None
+        if i < len(toks) and fold(toks[i][1]) == "over":
+            if i + 1 >= len(toks) or toks[i + 1][1] in (";", "(", ")"):
+                self.syntax("'over' needs the company whose track the leap follows", toks[i][0])
+                return i + 1, None
+            over_at, who = toks[i + 1]
+            over = self.company(who, over_at)
+            i += 2
+            if over is None:
+                return i, None
+        if label is None:
+            return i, None
+        segment["steps"].append({"kind": "leap", "hex": label, "over": over, "col": self.line.col + self.base + at})
+        return i, label
+
+    def company(self, who: str, at: int) -> str | None:
+        for player, company in self.companies.items():
+            if fold(who) in (fold(player), fold(company.get("name") or ""), fold(company.get("colour") or "")):
+                return player
+        choices = list(self.companies) + [c["name"] for c in self.companies.values()]
+        self.error(f"no company {who!r}{suggestion(who, choices)}", at)
+        return None
+
+
+def _stops_name(tok: str) -> bool:
+    """Tokens that end a town name written without quotes."""
+    return (tok in (";", "(", ")") or tok.startswith('"') or tok[0] in "-\u2013\u2014" or tok.isdigit()
+            or fold(tok) in ("ferry", "leap", "over"))

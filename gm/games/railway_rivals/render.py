@@ -1,0 +1,26 @@
+"""The map image of a turn: every company's track in its colour. Drawing only — no rules here."""
+from __future__ import annotations
+
+from typing import Any
+
+from gm.hexmap.model import HexMap
+
+from .palette import COLOURS, FOREIGN_COLOUR
+
+
+def draw(view: dict[str, Any], hexmap: HexMap):
+    from gm.hexmap.render import draw_map  # matplotlib is imported only when a map is drawn
+
+    companies = view["companies"]
+    track = {p: view["track"][p] for p in view["players"] if view["track"].get(p)}
+    colours = {p: COLOURS.get(companies[p]["colour"], companies[p]["colour"]) for p in view["players"]}
+    names = {p: companies[p]["name"] for p in view["players"]}
+    for country, links in view.get("foreign_track", {}).items():
+        key = f"foreign:{country}"
+        track[key], colours[key], names[key] = links, FOREIGN_COLOUR, f"{country} (foreign)"
+    if view["stage"] == "build":
+        done = view["build_turn"] - 1
+        title = (f"{view['map_name']}: after build turn {done}" if done else f"{view['map_name']}: set-up")
+    else:
+        title = f"{view['map_name']}: the building stage is over"
+    return draw_map(hexmap, track=track, colours=colours, names=names, title=title, hex_numbers=True)

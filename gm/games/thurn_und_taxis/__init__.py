@@ -1,0 +1,107 @@
+"""Thurn und Taxis: postal routes across southern (Map 1) or northern (Map 2) Germany, hidden hands.
+
+Sequential: one player's turn at a time. Rules as this project plays them:
+docs/rules/thurn-und-taxis.md.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...dice import Dice
+from ...errors import UsageError
+from ...orders import OrderLine
+from ..base import Event, Game, Orders, State
+from . import bot, maps, position, views
+from .orders import parse_orders
+from .turn import OFFICIALS, resolve_turn
+
+
+class ThurnUndTaxis(Game):
+    name = "thurn-und-taxis"
+    title = "Thurn und Taxis"
+    sequential = True
+    min_players = 2
+    max_players = 4
+    options: dict = {}
+    images_per_viewer = True  # the viewer's own route and hand are drawn
+    image_name = "map"
+
+    def maps(self) -> list[str]:
+        return maps.shipped()
+
+    def _map(self, state_or_name: Any) -> maps.GameMap:
+        name = state_or_name["map"] if isinstance(state_or_name, dict) else state_or_name
+        return maps.load(name)
+
+    def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
+        self.check_players(players)
+        if len(set(players)) != len(players):
+            raise UsageError("every player needs an id of their own")
+        name = map_name or self.default_map()
+        return position.new_game(self._map(name), name, players, dice)
+
+    def due(self, state: State) -> list[str]:
+        return [] if state.get("finished") else [state["to_move"]]
+
+    def phase(self, state: State) -> str:
+        return "finished" if state.get("finished") else f"round {state['round']}"
+
+    def finished(self, state: State) -> bool:
+        return bool(state.get("finished"))
+
+    def summary(self, state: State) -> str:
+        if state.get("finished"):
+            return f"game over: {state['winner'] or 'a shared win'} wins"
+        ending = " (last round)" if state.get("end_triggered_by") else ""
+        return f"round {state['round']}{ending}: {state['to_move']} to move"
+
+    def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
+        return parse_orders(self._map(state), state, player, lines)
+
+    def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+        if state.get("finished"):
+            raise UsageError("the game is over: there is no turn to resolve")
+        player = state["to_move"]
+        return resolve_turn(self._map(state), state, orders.get(player), dice)
+
+    def view(self, state: State, viewer: str | None) -> State:
+        return views.view(state, viewer)
+
+    def view_events(self, events: list[Event], viewer: str | None) -> list[Event]:
+        return views.view_events(events, viewer)
+
+    def default_orders(self, state: State, player: str) -> Orders | None:
+        return None if state.get("finished") else bot.default_orders(state, player)
+
+    def random_orders(self, state: State, player: str, rng: random.Random) -> str:
+        return bot.random_orders(self._map(state), state, player, rng)
+
+    def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
+        return position.apply_setup(self._map(state), state, overrides)
+
+    def order_form(self, state: State, player: str) -> str:
+        if state.get("finished") or state["to_move"] != player:
+            return ""
+        gmap = self._map(state)
+        hand = state["hands"][player]
+        route = state["routes"][player]
+        lines = [f"# your hand: {', '.join(hand) or 'empty (call the Postmaster)'}",
+                 f"# the display: {', '.join(state['display'])}",
+                 f"# your route: {' - '.join(route) or 'none yet'}"]
+        if route:
+            ends = sorted({c for c in gmap.cities[route[0]].roads} | {c for c in gmap.cities[route[-1]].roads})
+            lines.append(f"# cities next to its ends: {', '.join(c for c in ends if c not in route)}")
+        lines += ["# officials (one a turn): " + ", ".join(OFFICIALS),
+                  "official: postmaster" if not hand else "# official: ",
+                  "draw: ", "# draw: (a second draw with the Postmaster)",
+                  "play: ", "# play: (a second play with the Postal carrier)",
+                  "# score: houses CITY CITY", "# discard: CITY (after scoring, down to 3 cards)"]
+        return "\n".join(lines) + "\n"
+
+    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
+        from . import render  # matplotlib only when drawing
+        return render.draw(self._map(state), views.view(state, viewer), viewer)
+
+
+GAME = ThurnUndTaxis()

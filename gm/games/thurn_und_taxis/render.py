@@ -1,0 +1,95 @@
+"""The map image: cities in their area colours, roads, houses, routes; the viewer's route stands out.
+
+Drawing only: everything shown comes from the viewer's view (``views.view``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .maps import GameMap
+
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
+FREE_CITY = "#ffffff"
+
+
+def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
+    lats = [c.at[1] for c in gmap.cities.values()]
+    squeeze = math.cos(math.radians(sum(lats) / len(lats)))  # degrees of longitude are shorter up north
+    lon, lat = gmap.cities[city].at
+    return lon * squeeze, lat
+
+
+def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None):
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    players = view["players"]
+    colour = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
+    fig = Figure(figsize=(11, 8.5))
+    fig.gm_dpi = 100
+    ax = fig.add_axes((0.01, 0.12, 0.72, 0.84))
+    side = fig.add_axes((0.74, 0.12, 0.25, 0.84))
+    foot = fig.add_axes((0.01, 0.0, 0.98, 0.11))
+    for a in (side, foot):
+        a.axis("off")
+    ax.set_aspect("equal")
+    ax.axis("off")
+    xy = {c: _xy(gmap, c) for c in gmap.cities}
+    for a, b in gmap.roads():
+        ax.plot(*zip(xy[a], xy[b]), color="#9a8f7a", lw=1.6, zorder=1)
+    for i, p in enumerate(players):
+        route = view["routes"][p]
+        if len(route) < 2:
+            continue
+        mine = p == viewer
+        shift = 0.03 * (i - (len(players) - 1) / 2)
+        pts = [(x + shift, y + shift) for x, y in (xy[c] for c in route)]
+        ax.plot(*zip(*pts), color=colour[p], lw=6 if mine else 2, alpha=0.8 if mine else 0.7,
+                ls="-" if mine else "--", zorder=2 if mine else 3, solid_capstyle="round")
+    for name, city in gmap.cities.items():
+        fill = gmap.areas[city.area]["rgb"] if city.area else FREE_CITY
+        x, y = xy[name]
+        ax.scatter([x], [y], s=260, c=[fill], edgecolors="black", linewidths=2.5 if city.area is None else 1,
+                   marker="o" if city.area else "s", zorder=4)
+        ax.annotate(name, (x, y), xytext=(0, -15), textcoords="offset points", ha="center", va="top",
+                    fontsize=8, zorder=6)
+        owners = [p for p in players if name in view["houses"][p]]
+        for k, p in enumerate(owners):
+            ax.scatter([x - 0.12 + 0.08 * k], [y + 0.11], s=45, c=[colour[p]], marker="^",
+                       edgecolors="black", linewidths=0.5, zorder=5)
+    title = f"{gmap.title}: " + ("game over" if view["finished"] else f"round {view['round']}, {view['to_move']} to move")
+    ax.set_title(title, fontsize=11)
+    _side_panel(side, gmap, view, viewer, colour)
+    handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})") for n, a in gmap.areas.items()]
+    if any(c.area is None for c in gmap.cities.values()):
+        handles.append(Line2D([], [], marker="s", ls="", markerfacecolor=FREE_CITY, markeredgecolor="black",
+                              markeredgewidth=2, label="free city (no area)"))
+    handles += [Line2D([], [], color=colour[p], lw=4, label=f"{p}: route; houses ^") for p in players]
+    foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
+    return fig
+
+
+def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, colour: dict[str, str]) -> None:
+    shown = view["display"]
+    lines: list[tuple[str, str]] = [("Display:", "black")]
+    lines += [("  " + ", ".join(shown[i:i + 3]), "black") for i in range(0, len(shown), 3)] or [("  empty", "black")]
+    lines += [(f"Deck {view['deck_size']}, discard pile {view['discard_size']}", "black"), ("", "black")]
+    for p in view["players"]:
+        points = sum(t["points"] for t in view["tiles"][p])
+        carriage = view["carriage"][p] or "-"
+        lines.append((f"{p}: carriage {carriage}, tiles {points} pts,", colour[p]))
+        lines.append((f"   houses left {view['houses_left'][p]}, hand {view['hand_sizes'][p]}", colour[p]))
+        if view.get("scores"):
+            lines.append((f"   final score {view['scores'][p]}", colour[p]))
+    if viewer in view["hands"]:
+        hand = view["hands"][viewer]
+        lines += [("", "black"), ("Your hand:", "black")]
+        lines += [("  " + ", ".join(hand[i:i + 3]), "black") for i in range(0, len(hand), 3)] or [("  empty", "black")]
+    left = [(f"  {k}: {', '.join(map(str, v))}", "black") for k, v in view["tiles_left"].items() if v]
+    lines += [("", "black"), ("Tiles left (next copy first):", "black")] + (left or [("  none", "black")])
+    if gmap.reconstruction:
+        lines += [("", "black"), ("Map 2 is a reconstruction,", "#a00000"), ("not the published board.", "#a00000")]
+    for i, (text, col) in enumerate(lines):
+        ax.text(0, 1 - i * 0.032, text, color=col, fontsize=8, va="top", ha="left", transform=ax.transAxes)

@@ -1,0 +1,80 @@
+"""Reports: one jinja2 environment, per-viewer context, four formats.
+
+The loader looks in the campaign's own ``templates/`` first, then the project's. For a game the
+most specific template wins: ``<game>/report.<ext>.j2`` before ``report.<ext>.j2``.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .errors import UsageError
+from .names import suggestion
+from .paths import TEMPLATES
+
+FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode", "html": "html"}
+
+
+def format_ext(fmt: str) -> str:
+    if fmt in FORMATS:
+        return FORMATS[fmt]
+    if fmt in FORMATS.values():
+        return fmt
+    raise UsageError(f"unknown report format {fmt!r}{suggestion(fmt, FORMATS)}; formats: {', '.join(FORMATS)}")
+
+
+def _select_autoescape(name: str | None) -> bool:
+    return bool(name) and (name.endswith(".html.j2") or name.endswith(".html"))
+
+
+_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
+
+
+def environment(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
+    key = tuple(str(d) for d in extra_dirs)
+    env = _ENVIRONMENTS.get(key)
+    if env is None:
+        dirs = [str(d) for d in extra_dirs] + [str(TEMPLATES)]  # a missing folder is simply skipped
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(dirs),
+            autoescape=_select_autoescape,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        env.filters["bbcode_escape"] = lambda s: str(s).replace("[", "&#91;").replace("]", "&#93;")
+        env.filters["md_escape"] = _md_escape
+        env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
+        _ENVIRONMENTS[key] = env
+    return env
+
+
+def _md_escape(text: Any) -> str:
+    out = str(text)
+    for ch in "\\`*_[]<>|":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
+                  template_dirs: tuple[Path, ...] = ()) -> str:
+    ext = format_ext(fmt)
+    env = environment(template_dirs)
+    template = env.select_template([f"{game_name}/report.{ext}.j2", f"report.{ext}.j2"])
+    return template.render(**context, ext=ext)
+
+
+def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: list[dict]) -> dict[str, Any]:
+    """The dice section every report carries: this turn's seed revealed, the next one committed."""
+    return {
+        "turn": turn,
+        "seed": seed.hex() if seed is not None else None,
+        "commitment": hashlib.sha256(seed).hexdigest() if seed is not None else None,
+        "next_turn": turn + 1,
+        "next_commitment": hashlib.sha256(next_seed).hexdigest() if next_seed is not None else None,
+        "rolls": [r for r in rolls if not r.get("secret")],
+    }

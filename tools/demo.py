@@ -1,0 +1,105 @@
+"""`make demo`: play the shipped example games through the engine, as a GM would, into out/demo/.
+
+Network is played from the order files in orders/network/ through every turn. Other games play
+their shipped orders where there are some, then (where the demo says so) bots to the end.
+Every campaign gets a fixed master secret, so the demo is the same on every machine.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gm import engine, games  # noqa: E402
+from gm.campaign import Campaign  # noqa: E402
+from gm.errors import GMError  # noqa: E402
+
+OUT = ROOT / "out" / "demo"
+
+# game, players, map, options, bots play on to the end after the shipped orders run out
+DEMOS = [
+    ("network", ["dark:Dark", "light:Light"], None, {}, False),
+    ("railway-rivals", ["blue:Blue Line", "red:Red Arrow", "green:Green Valley"], "tutorial", {}, True),
+    ("network-king", ["p1:Ada", "p2:Grace"], None,
+     {"deck_p1": str(ROOT / "orders/network-king/deck-p1.txt"),
+      "deck_p2": str(ROOT / "orders/network-king/deck-p2.txt")}, True),
+    ("thurn-und-taxis", ["anna:Anna", "ben:Ben", "cora:Cora"], "map1", {}, True),
+]
+ORDER_FILE = re.compile(r"^(\d{3})-([a-z0-9_-]+)\.txt$")
+
+
+def play(game_name, players, map_name, options, bots) -> None:
+    if game_name not in games.REGISTRY:
+        return
+    game = games.get(game_name)
+    folder = OUT / game_name
+    master = hashlib.sha256(f"gm demo {game_name}".encode()).digest()
+    campaign = engine.new_campaign(folder, game_name, players, map_name=map_name, options=options,
+                                   master=master, name=f"{game.title} demo")
+    shipped = sorted((ROOT / "orders" / game_name).glob("*.txt"))
+    by_turn: dict[int, list[Path]] = {}
+    for f in shipped:
+        m = ORDER_FILE.match(f.name)
+        if m:
+            by_turn.setdefault(int(m.group(1)), []).append(f)
+    rng = random.Random(1)
+    while True:
+        campaign = Campaign(folder)
+        state = campaign.state()
+        due = game.due(state)
+        turn = campaign.current_turn
+        if not due or (turn not in by_turn and not bots):
+            break
+        if turn > 500:
+            print(f"  {game_name}: stopped after 500 turns")
+            break
+        if turn in by_turn:
+            results = engine.submit_files(campaign, [str(f) for f in by_turn[turn]])
+            bad = [line for r in results for line in r.errors]
+            if bad:
+                raise SystemExit(f"demo orders do not check:\n" + "\n".join(bad))
+        stored = campaign.stored_orders(turn)
+        for player in due:
+            if player not in stored:
+                campaign.store_orders(turn, player, f"player: {player}\n# played by the bot\n"
+                                      + game.random_orders(state, player, rng))
+        engine.resolve(campaign)
+    campaign = Campaign(folder)
+    checked, problems = engine.verify_dice(campaign)
+    drift = engine.replay(campaign)
+    if problems or drift:
+        raise SystemExit("\n".join(problems + drift))
+    log_lines = []
+    for t in campaign.resolved_turns():
+        log = campaign.dice_log(t)
+        log_lines.append(f"turn {t}: seed {log['seed']}")
+        log_lines += [f"  {r['label']} #{r['index']} d{r['sides']} = {r['value']}" for r in log.get("rolls", [])]
+    (folder / "dice-log.txt").write_text("\n".join(log_lines) + "\n")
+    last = campaign.last_turn
+    print(f"{game.title}: {last} turns, {checked} rolls verified, replay clean; "
+          f"{'finished' if game.finished(campaign.state()) else 'in progress'}. "
+          f"Last reports: {folder.relative_to(ROOT)}/turns/{last:03d}/reports/")
+
+
+def main() -> int:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    OUT.mkdir(parents=True)
+    try:
+        for demo in DEMOS:
+            play(*demo)
+    except GMError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Everything is in {OUT.relative_to(ROOT)}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
