@@ -15,8 +15,9 @@ import contextlib
 import errno
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
@@ -40,7 +41,7 @@ def _read_yaml(path: Path, what: str) -> Any:
     except OSError as exc:
         raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)

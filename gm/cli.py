@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -218,7 +217,7 @@ class _MapGroup(_Group):
 
 
 @main.group(cls=_MapGroup)
-def map() -> None:  # noqa: A001 - the contract's command name
+def map() -> None:
     """Draw a campaign's map (gm map DIR -o FILE.png) or work on map files.
 
     \b
@@ -286,7 +285,8 @@ def show(directory: str, turn: int | None, player: str | None, public: bool, as_
 
     Example: gm show camp --player ann --json
     """
-    from .engine import resolve_viewer, show as show_state
+    from .engine import resolve_viewer
+    from .engine import show as show_state
     campaign = _campaign(directory)
     data = show_state(campaign, turn, resolve_viewer(campaign, player, public))
     if as_json:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def new_master_secret() -> bytes:

@@ -19,7 +19,6 @@ from .fileio import dump_yaml, write_yaml
 from .games.base import Game
 from .names import suggestion
 from .orders import read_frame
-from .report import FORMATS, dice_block, render_report
 
 GM_VIEWER = "gm"
 
@@ -271,6 +270,7 @@ def image_file(game: Game, viewer: str) -> str:
 
 def report_context(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
                    dice_log: dict, viewer: str, *, image: str | None) -> dict[str, Any]:
+    from .report import dice_block
     who = _game_viewer(viewer)
     master = campaign.master_secret()
     finished = game.finished(state)
@@ -307,6 +307,7 @@ def _secret_seeds(campaign: Campaign, last: int) -> list[dict[str, Any]]:
 
 def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
                   dice_log: dict) -> dict[str, str | bytes]:
+    from .report import FORMATS, render_report  # jinja2 only when reports are written
     out: dict[str, str | bytes] = {}
     template_dirs = (campaign.path / "templates",)
     images: dict[str, bytes] = {}
@@ -345,6 +346,7 @@ def resolve_viewer(campaign: Campaign, player: str | None, public: bool) -> str:
 
 
 def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str) -> str:
+    from .report import render_report
     game = games.get(campaign.game_name)
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)

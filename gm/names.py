@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def fold(name: str) -> str:

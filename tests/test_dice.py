@@ -3,7 +3,8 @@ import hashlib
 import hmac
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gm.dice import Dice, commitment, roll_value, turn_seed, verify_log
 

@@ -1,5 +1,6 @@
 """The order-file frame: headers, comments, quoting, signatures, positions."""
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gm.names import did_you_mean, fold, match
 from gm.orders import read_frame

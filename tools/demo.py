@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gm import engine, games  # noqa: E402
-from gm.campaign import Campaign  # noqa: E402
-from gm.errors import GMError  # noqa: E402
+from gm import engine, games
+from gm.campaign import Campaign
+from gm.errors import GMError
 
 OUT = ROOT / "out" / "demo"
 
@@ -63,7 +63,7 @@ def play(game_name, players, map_name, options, bots) -> None:
             results = engine.submit_files(campaign, [str(f) for f in by_turn[turn]])
             bad = [line for r in results for line in r.errors]
             if bad:
-                raise SystemExit(f"demo orders do not check:\n" + "\n".join(bad))
+                raise SystemExit("demo orders do not check:\n" + "\n".join(bad))
         stored = campaign.stored_orders(turn)
         for player in due:
             if player not in stored:

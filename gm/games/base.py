@@ -120,7 +120,7 @@ class Game:
 
     def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
         """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image)."""
-        return None
+        return
 
     def random_orders(self, state: State, player: str, rng: random.Random) -> str:
         """Text of some legal orders (conformance playouts, bots)."""
