@@ -73,7 +73,7 @@ def games() -> None:
         if game.maps():
             click.echo(f"  maps: {', '.join(game.maps())}")
         for key, opt in sorted(game.options.items()):
-            choices = f" [{'|'.join(map(str, opt.choices))}]" if opt.choices else ""
+            choices = f" [{'|'.join(str(c) for c in opt.choices)}]" if opt.choices else ""
             click.echo(f"  --option {key}=… (default {opt.default!r}){choices}: {opt.help}")
 
 
@@ -216,8 +216,8 @@ class _MapGroup(_Group):
         return super().parse_args(ctx, args)
 
 
-@main.group(cls=_MapGroup)
-def map() -> None:
+@main.group("map", cls=_MapGroup)
+def map_group() -> None:
     """Draw a campaign's map (gm map DIR -o FILE.png) or work on map files.
 
     \b
@@ -228,7 +228,7 @@ def map() -> None:
     """
 
 
-@map.command("draw")
+@map_group.command("draw")
 @CAMPAIGN
 @click.option("--turn", type=int, help="Which turn (default: the last resolved).")
 @click.option("--player", help="Draw what this player may see.")
@@ -244,7 +244,7 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
     click.echo(f"Wrote {out}")
 
 
-@map.command("check")
+@map_group.command("check")
 @click.argument("mapfile", type=click.Path(dir_okay=False))
 def map_check(mapfile: str) -> None:
     """Validate a map file and list every error.
@@ -261,7 +261,7 @@ def map_check(mapfile: str) -> None:
     click.echo(f"{mapfile}: ok")
 
 
-@map.command("render")
+@map_group.command("render")
 @click.argument("mapfile", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, help="FILE.png or FILE.svg")
 def map_render(mapfile: str, out: str) -> None:

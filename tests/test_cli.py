@@ -229,3 +229,15 @@ def test_player_report_hides_other_players_contact(camp):
     out = run("report", camp, "--player", "bob", "--format", "html").output
     assert "ann@example.org" not in out
     assert (camp / "secret" / "master.key").read_text().strip() not in out
+
+
+def test_games_lists_every_game_with_maps_and_options():
+    from gm import games as registry
+    out = run("games").output
+    for name in registry.names():
+        assert f"\n{name} — " in "\n" + out
+
+
+def test_map_group_dispatches_to_draw_and_files(camp, tmp_path):
+    assert "no board image" in run("map", camp, "-o", tmp_path / "x.png", code=2).output
+    assert "no such map file" in run("map", "check", tmp_path / "nope.yaml", code=2).output
