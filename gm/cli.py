@@ -130,6 +130,8 @@ def _print_checked(results, *, stored: bool | None = None) -> int:
         if r.ok:
             what = "stored" if stored else "ok"
             click.echo(f"{r.file}: {what} ({r.player})")
+            for note in r.notes:
+                click.echo(f"  {note}")
         else:
             bad += 1
     if bad:

@@ -93,6 +93,7 @@ class Checked:
     text: str
     orders: Any = None
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -113,8 +114,9 @@ def read_order_file(file: str) -> str:
 
 
 def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str,
-               player: str | None = None) -> Checked:
-    """Check one order text against the current state; collects every error of the file."""
+               player: str | None = None, *, turn: int | None = None) -> Checked:
+    """Check one order text against ``state`` (the state before ``turn``, by default the current
+    turn); collects every error of the file."""
     frame = read_frame(text, file)
     errors: list[OrderError] = list(frame.errors)
     who = frame.player
@@ -131,7 +133,7 @@ def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str
         errors.append(OrderSyntaxError(f"unknown player {who!r}{suggestion(who, campaign.player_ids)}",
                                        line=head, col=1, file=file))
         who = None
-    turn = campaign.current_turn
+    turn = campaign.current_turn if turn is None else turn
     if frame.turn is not None and frame.turn != turn:
         errors.append(OrderSyntaxError(f"these orders are for turn {frame.turn}, but the campaign is at turn {turn}",
                                        line=frame.header_lines["turn"], col=1, file=file))
@@ -146,6 +148,7 @@ def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str
         else:
             try:
                 checked.orders = game.parse(state, who, frame.lines)
+                checked.notes = game.check_notes(checked.orders)
             except OrderErrors as exc:
                 for e in exc.errors:
                     e.file = e.file or file
@@ -207,7 +210,8 @@ def _orders_for_turn(campaign: Campaign, game: Game, state: dict, turn: int, *,
                 raise InputError(f"turn {turn}: {p} sent no usable orders and {game.title} has no default "
                                  f"move; store orders with `gm submit {campaign.path} FILE --player {p}`")
             continue
-        checked = check_text(campaign, game, state, stored[p], f"turns/{turn_dir_name(turn)}/orders/{p}.txt", p)
+        checked = check_text(campaign, game, state, stored[p], f"turns/{turn_dir_name(turn)}/orders/{p}.txt", p,
+                             turn=turn)
         if not checked.ok:
             raise CampaignError(f"{checked.errors[0]} (stored orders no longer check; resubmit them)")
         orders[p] = checked.orders

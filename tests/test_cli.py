@@ -241,3 +241,11 @@ def test_games_lists_every_game_with_maps_and_options():
 def test_map_group_dispatches_to_draw_and_files(camp, tmp_path):
     assert "no board image" in run("map", camp, "-o", tmp_path / "x.png", code=2).output
     assert "no such map file" in run("map", "check", tmp_path / "nope.yaml", code=2).output
+
+
+def test_replay_with_turn_headers(camp, tmp_path):
+    for turn in (1, 2):
+        for p in ("ann", "bob"):
+            run("submit", camp, orders(tmp_path, f"{p}.txt", f"player: {p}\nturn: {turn}\nguess 3\n"))
+        run("resolve", camp)
+    assert "every state matches" in run("replay", camp).output

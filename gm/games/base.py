@@ -98,6 +98,10 @@ class Game:
         (every error of the file) when anything is wrong."""
         raise NotImplementedError
 
+    def check_notes(self, orders: Orders) -> list[str]:
+        """Lines `gm check` prints under clean orders (pips used, costs): what the orders will do."""
+        return []
+
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         """Pure: a new state and the events of the turn. ``orders`` holds every due player."""
         raise NotImplementedError

@@ -36,37 +36,56 @@ def labels_path(texts: Sequence[str], positions: np.ndarray, size: float, *, ha:
 
     ``size`` is the font size in data units; ``ha`` left|center|right, ``va`` top|center|baseline.
     """
-    verts: list[np.ndarray] = []
-    codes: list[np.ndarray] = []
-    for text, (x, y) in zip(texts, np.asarray(positions, float)):
+    # where each character goes: a short loop over characters, then one numpy copy per distinct glyph
+    origins: dict[str, list[tuple[float, float]]] = {}
+    for text, (x, y) in zip(texts, np.asarray(positions, float).reshape(-1, 2)):
         lines = str(text).split("\n")
         block = (len(lines) - 1) * linespacing * size
         for n, line in enumerate(lines):
-            glyphs = [_glyph(c, weight, style) for c in line]
-            width = sum(g[2] for g in glyphs) * size
-            left = x - {"left": 0.0, "center": width / 2, "right": width}[ha]
+            advances = [_glyph(c, weight, style)[2] for c in line]
+            left = x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * sum(advances) * size
             top_offset = {"top": CAP * size, "center": CAP * size / 2 - block / 2, "baseline": 0.0}[va]
             baseline = y + top_offset + n * linespacing * size
-            for g_verts, g_codes, advance in glyphs:
-                if len(g_verts):
-                    verts.append(np.column_stack((left + g_verts[:, 0] * size, baseline - g_verts[:, 1] * size)))
-                    codes.append(g_codes)
+            for char, advance in zip(line, advances):
+                origins.setdefault(char, []).append((left, baseline))
                 left += advance * size
+    verts: list[np.ndarray] = []
+    codes: list[np.ndarray] = []
+    for char, spots in origins.items():
+        g_verts, g_codes, _ = _glyph(char, weight, style)
+        if not len(g_verts):
+            continue
+        shape = g_verts * np.array([size, -size])  # y flipped: the map's y grows downward
+        verts.append((np.asarray(spots)[:, None, :] + shape[None, :, :]).reshape(-1, 2))
+        codes.append(np.tile(g_codes, len(spots)))
     if not verts:
         return None
     return Path(np.concatenate(verts), np.concatenate(codes))
 
 
-def add_labels(ax, texts: Sequence[str], positions, size: float, *, colour: str = "black",
-               halo: float = 0.0, zorder: float = 6, **layout) -> None:
-    """Draw labels as one patch (plus one white halo patch beneath when ``halo`` > 0, in points)."""
+def add_labels(container, texts: Sequence[str], positions, size: float, *, colour: str = "black",
+               halo: float = 0.0, zorder: float = 6, transform=None, **layout) -> None:
+    """Draw labels as one patch (plus one white halo patch beneath when ``halo`` > 0, in points).
+
+    ``container`` is an Axes (data units) or a Figure with ``transform`` (e.g. inches, y down).
+    """
+    path = labels_path(texts, positions, size, **layout)
+    if path is not None:
+        add_path(container, path, colour=colour, halo=halo, zorder=zorder, transform=transform)
+
+
+def add_path(container, path: Path, *, colour: str = "black", halo: float = 0.0, zorder: float = 6,
+             transform=None, halo_path: Path | None = None) -> None:
+    """A ready glyph path filled in ``colour``; the halo is drawn around ``halo_path`` (default: the path)."""
     from matplotlib.patches import PathPatch
 
-    path = labels_path(texts, positions, size, **layout)
-    if path is None:
-        return
     # add_artist, not add_patch: the axes limits are fixed, and fitting them to glyph curves is slow
-    if halo:
-        ax.add_artist(PathPatch(path, facecolor="white", edgecolor="white", linewidth=halo, joinstyle="round",
-                                zorder=zorder - 0.01))
-    ax.add_artist(PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0, zorder=zorder))
+    patches = []
+    if halo and (halo_path or path) is not None:
+        patches.append(PathPatch(halo_path or path, facecolor="white", edgecolor="white", linewidth=halo,
+                                 joinstyle="round", zorder=zorder - 0.01))
+    patches.append(PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0, zorder=zorder))
+    for patch in patches:
+        if transform is not None:
+            patch.set_transform(transform)
+        container.add_artist(patch)

@@ -14,7 +14,7 @@ from ...orders import OrderLine, collect, read_frame
 from ..base import Game, Option
 from . import bot, views
 from .board import settle
-from .cards import ProfessionTable, read_deck_lines, read_deck_option, title_table
+from .cards import DeckListOption, ProfessionTable, read_deck_lines, read_deck_option, title_table
 from .orders import parse_draft
 from .play import play_turn
 from .play import check as check_turn
@@ -31,9 +31,9 @@ class NetworkKing(Game):
     min_players = max_players = 2
     image_name = "board"
     options = {
-        "deck_p1": Option(None, "the first player's deck list: a file of 'Name | Job Title' lines, "
+        "deck_p1": DeckListOption(None, "the first player's deck list: a file of 'Name | Job Title' lines, "
                           "at least 10 (left out: the deck comes as their first orders)"),
-        "deck_p2": Option(None, "the second player's deck list (as deck_p1)"),
+        "deck_p2": DeckListOption(None, "the second player's deck list (as deck_p1)"),
         "professions": Option(None, "the job-title keyword table "
                               "(default: maps/network-king/professions.yaml)"),
     }

@@ -14,6 +14,7 @@ import yaml
 
 from ...errors import UsageError
 from ...names import fold
+from ..base import Option
 
 PROFESSIONS = ("Business", "Design/Writing", "Programming/QA", "Art", "Sound")
 NO_NAME = "No Name"
@@ -205,8 +206,9 @@ def title_table(cards: Iterable[str], table: ProfessionTable) -> dict[str, list[
 
 # ---- deck lists ---------------------------------------------------------------------------
 def read_deck_lines(lines: list[tuple[int, str]],
-                    table: ProfessionTable) -> tuple[list[str], list[tuple[int, str]]]:
-    """Cards of a deck list given as (line number, text), and every problem as (line, message)."""
+                    table: ProfessionTable | None) -> tuple[list[str], list[tuple[int, str]]]:
+    """Cards of a deck list given as (line number, text), and every problem as (line, message).
+    Titles are checked against ``table`` (None: not yet, the table is not known)."""
     cards, problems = [], []
     for number, text in lines:
         body = text.split("#", 1)[0].strip()  # '#' starts a comment, as in order files
@@ -214,7 +216,8 @@ def read_deck_lines(lines: list[tuple[int, str]],
             continue
         try:
             card = read_card_line(body)
-            if not is_no_name(card_name(card)) and fold(card_title(card)) != fold(NO_PROFESSION):
+            if table is not None and not is_no_name(card_name(card)) \
+                    and fold(card_title(card)) != fold(NO_PROFESSION):
                 table.professions(card_title(card))
         except ValueError as exc:
             problems.append((number, str(exc)))
@@ -226,11 +229,11 @@ def read_deck_lines(lines: list[tuple[int, str]],
     return cards, problems
 
 
-def read_deck_option(value: Any, option: str, table: ProfessionTable) -> list[str]:
+def read_deck_option(value: Any, option: str, table: ProfessionTable | None) -> list[str]:
     """A deck from an option: a path to a deck-list file, or (rules cases) a list of card lines."""
     if isinstance(value, list):
         lines = [(i + 1, str(v if v is not None else "")) for i, v in enumerate(value)]
-        where = lambda n: f"option {option}, line {n}"  # noqa: E731
+        where = lambda n: f"option {option}, card {n}"  # noqa: E731
     elif isinstance(value, str) and value.strip():
         path = Path(value)
         try:
@@ -248,3 +251,13 @@ def read_deck_option(value: Any, option: str, table: ProfessionTable) -> list[st
     if problems:
         raise UsageError("; ".join(f"{where(n)}: {message}" for n, message in problems))
     return cards
+
+
+class DeckListOption(Option):
+    """``--option deck_p1=FILE``: the file is read when the option is, and the option keeps the
+    cards themselves, so the campaign (and its replays) never need the file again."""
+
+    def read(self, name: str, text: Any) -> Any:
+        if text is None or isinstance(text, list):
+            return text
+        return read_deck_option(str(text), name, None)  # titles are checked in setup, with the campaign's table

@@ -45,7 +45,8 @@ def draw_board(view: dict[str, Any]):
                                     boxstyle="round,pad=0.02", facecolor="#f4f1ea",
                                     edgecolor="#999999", linewidth=1))
         owner = owners.get(studio["name"])
-        heading = studio["name"] + (f"\ncontrolled by {owner}" if owner else "")
+        held = "controlled by" if view.get("winner") else "held now by"
+        heading = studio["name"] + (f"\n{held} {owner}" if owner else "")
         ax.text(x0 + (COLUMN_W - 0.5) / 2, height - 0.35, heading, ha="center", va="top",
                 fontsize=10, fontweight="bold", style="italic" if studio.get("unopened") else "normal")
         counts = studio.get("vowels", {})

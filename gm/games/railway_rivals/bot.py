@@ -9,7 +9,7 @@ from gm.hexmap.model import HexMap
 from gm.hexmap.paths import cheapest_path_from, costs_from
 
 from .company import Builder, starting_points, track_links
-from .links import link_key
+from .links import link_key, link_table
 
 
 def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
@@ -26,31 +26,31 @@ def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ran
 
 def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, rival_hexes: set[str],
                 rng: random.Random) -> list[str]:
-    grid = hexmap.grid
+    table = link_table(hexmap)
     sources = sorted(builder.hexes) or [rng.choice(starting_points(hexmap))]
 
-    def cost(a: str, b: str) -> int | None:
+    def neighbours(here: str):
+        return table.get(here, ())
+
+    def cost(a: str, b: str) -> int:
         if link_key(a, b) in builder.links:
             return 0
-        pips, problem = builder.build_problem(a, b)
-        if problem:
-            return None
         # rivals' track costs cash: a junction 1, a parallel link up to 4
         penalty = 1 if b in rival_hexes and b not in hexmap.town_at else 0
-        return pips + penalty + (3 if link_key(a, b) in rival_links else 0)
+        return table[a][b] + penalty + (3 if link_key(a, b) in rival_links else 0)
 
     targets = [t.hex for t in hexmap.town_list() if t.hex not in builder.hexes and t.hex not in sources]
-    reach = costs_from(sources, grid.neighbours, cost)
+    reach = costs_from(sources, neighbours, cost)
     targets = sorted((reach[t], t) for t in targets if t in reach)
     if not targets:
         return []
     target = rng.choice(targets[:3])[1]
-    found = cheapest_path_from(sources, [target], grid.neighbours, cost)
+    found = cheapest_path_from(sources, [target], neighbours, cost)
     if found is None:
         return []
-    path = found[1]
     segments: list[list[str]] = []
     used = 0
+    path = found[1]
     for a, b in zip(path, path[1:]):
         if link_key(a, b) in builder.links:
             continue
@@ -63,12 +63,9 @@ def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, ri
         used += pips
         builder.add_link(a, b)
     if not segments:  # the next step is too dear for this die: build any affordable step towards the town
-        choices = []
-        for here in sources:
-            for there in grid.neighbours(here):
-                pips, problem = builder.build_problem(here, there)
-                if problem is None and pips <= die:
-                    choices.append((grid.distance(there, target), here, there))
+        choices = [(hexmap.grid.distance(there, target), here, there) for here in sources
+                   for there, pips in table.get(here, {}).items()
+                   if pips <= die and link_key(here, there) not in builder.links]
         if choices:
             best = min(c[0] for c in choices)
             _, here, there = rng.choice([c for c in choices if c[0] == best])

@@ -12,6 +12,7 @@ from typing import Any
 
 from gm.dice import Dice
 from gm.hexmap.model import HexMap
+from gm.names import fold
 
 from .company import Builder, track_links
 from .links import link_key
@@ -133,8 +134,14 @@ def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict
             continue
         company = state["companies"][p]
         old = dict(company)
-        if change.get("name"):
-            company["name"] = change["name"]
+        name = change.get("name")
+        if name:
+            clash = next((q for q, c in state["companies"].items() if q != p and fold(c["name"]) == fold(name)), None)
+            if clash is None:
+                company["name"] = name
+            else:
+                events.append({"kind": "company", "player": p, "text": f"{company['name']} keeps its name: "
+                               f"{name} is already {clash}'s company."})
         colour = change.get("colour")
         if colour and colour != company["colour"]:
             holder = next((q for q, c in state["companies"].items() if q != p and c["colour"] == colour), None)
@@ -145,7 +152,7 @@ def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict
                                f"{company['colour']}: {colour} was taken by {_name(state, holder)} first."})
         if company != old:
             events.append({"kind": "company", "player": p, "name": company["name"], "colour": company["colour"],
-                           "text": f"{p}'s company is now {company['name']} ({company['colour']})."})
+                           "text": f"{old['name']} is now {company['name']} ({company['colour']})."})
     return events
 
 
@@ -207,16 +214,27 @@ def _build_event(state: dict[str, Any], hexmap: HexMap, p: str, round_no: int, d
         stop = seg["stopped"]
         segments.append({"line": seg["line"], "route": _route_text(hexmap, state, cursor, n), "pips": seg["pips"],
                          "stopped": None if stop is None else
-                         {"hex": stop["hex"], "kind": stop["kind"], "reason": stop["reason"]}})
+                         {"hex": stop["hex"], "kind": stop["kind"], "reason": stop["reason"],
+                          "at": _stop_place(stop), "from": stop["from"]}})
     cash = sum(x["amount"] for x in paid if x["from"] == p)
     text = f"{_name(state, p)}, round {round_no} (die {die}): " + "; ".join(s["route"] for s in segments)
     text += f" — {cursor.pip} pip{'' if cursor.pip == 1 else 's'}" + (f", {cash} paid" if cash else "") + "."
     for s in segments:
         if s["stopped"]:
-            what = s["stopped"]["hex"] or s["stopped"]["kind"]
-            text += f" Stopped before {what} (line {s['line']}): {s['stopped']['reason']}."
+            text += f" Stopped {s['stopped']['at']} (line {s['line']}): {s['stopped']['reason']}."
     return {"kind": "build", "player": p, "round": round_no, "die": die, "pips": cursor.pip, "cash": cash,
             "segments": segments, "text": text}
+
+
+def _stop_place(stop: dict[str, Any]) -> str:
+    """'before 2523', 'at ferry F1', 'at the leap to 0604', 'at the start (2520)'."""
+    if stop["kind"] == "ferry":
+        return f"at ferry {stop['ferry']}"
+    if stop["kind"] == "leap":
+        return f"at the leap to {stop['hex']}"
+    if stop["kind"] == "start":
+        return f"at the start ({stop['hex']})"
+    return f"before {stop['hex']}"
 
 
 def _arrivals(state: dict[str, Any], hexmap: HexMap, seat: list[str], steps: dict[str, list[dict]], dice: Dice,
@@ -283,7 +301,7 @@ def _end_of_building(state: dict[str, Any], hexmap: HexMap) -> list[dict[str, An
     events = []
     players_links = set().union(*(track_links(state, p) for p in state["players"])) if state["players"] else set()
     for country in hexmap.foreign:
-        links = [l for l in state["foreign_track"].get(country.name, [])]
+        links = list(state["foreign_track"].get(country.name, []))
         have = {link_key(a, b) for a, b in links} | players_links
         for route in country.permitted_routes:
             for a, b in zip(route, route[1:]):
@@ -306,15 +324,15 @@ def _end_of_building(state: dict[str, Any], hexmap: HexMap) -> list[dict[str, An
 def _cash_table(state: dict[str, Any], before: dict[str, int], payments: list[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for p in state["players"]:
-        def total(pred) -> int:
-            return sum(x["amount"] for x in payments if pred(x))
+        out = [x for x in payments if x["from"] == p]
+        into = [x for x in payments if x["to"] == p]
         rows.append({
             "player": p, "name": _name(state, p), "colour": state["companies"][p]["colour"], "before": before[p],
-            "interest": total(lambda x: x["from"] == p and x["reason"].startswith("interest")),
-            "paid": total(lambda x: x["from"] == p and x["to"] != BANK),
-            "received": total(lambda x: x["to"] == p and x["from"] != BANK),
-            "bonuses": total(lambda x: x["to"] == p and x["from"] == BANK),
-            "ferries": total(lambda x: x["from"] == p and x["reason"].startswith("ferry")),
+            "interest": sum(x["amount"] for x in out if x["reason"].startswith("interest")),
+            "paid": sum(x["amount"] for x in out if x["to"] != BANK),
+            "received": sum(x["amount"] for x in into if x["from"] != BANK),
+            "bonuses": sum(x["amount"] for x in into if x["from"] == BANK),
+            "ferries": sum(x["amount"] for x in out if x["reason"].startswith("ferry")),
             "after": state["cash"][p],
         })
     return {"kind": "cash", "rows": rows,

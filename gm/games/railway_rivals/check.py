@@ -59,7 +59,8 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
                 cursor.overrun["line"], cursor.overrun["col"])
         total = orders["totals"][index]
         if total is not None and total["value"] != cursor.pip:
-            err(f"'total {total['value']}' but the builds of round {round_no} cost {cursor.pip} pip{'' if cursor.pip == 1 else 's'}",
+            err(f"'total {total['value']}' but the builds of round {round_no} cost {cursor.pip} "
+                f"pip{'' if cursor.pip == 1 else 's'}",
                 total["line"], total["col"])
         # what the builds would cost against the rivals' track as it stands now
         paid = round_payments(hexmap, [player] + list(rivals), {player: cursor.steps},

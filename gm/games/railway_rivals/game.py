@@ -111,7 +111,7 @@ class RailwayRivals(Game):
 
     def render(self, state, viewer, *, events=None):
         from .render import draw  # matplotlib only when drawing
-        return draw(self.view(state, viewer), game_map(state))
+        return draw(self.view(state, viewer), game_map(state), events)
 
 
 def _stage_over(file: str) -> IllegalOrderError:

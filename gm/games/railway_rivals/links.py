@@ -13,6 +13,7 @@ RIVER_PIPS = {"river": 2, "wide": 3}
 UNBUILDABLE_WORDS = {"~": "sea", "l": "a lake", "x": "off the map"}
 
 _route_links: dict[int, tuple[HexMap, frozenset[tuple[str, str]]]] = {}
+_link_tables: dict[int, tuple[HexMap, dict[str, dict[str, int]]]] = {}
 
 
 def link_key(a: str, b: str) -> tuple[str, str]:
@@ -87,3 +88,16 @@ def link_problem(hexmap: HexMap, a: str, b: str) -> str | None:
     if hexmap.blocked_side(a, b):
         return f"the side {hexmap.grid.side(a, b)} is impassable (an estuary)"
     return foreign_problem(hexmap, a, b)
+
+
+def link_table(hexmap: HexMap) -> dict[str, dict[str, int]]:
+    """{hex: {neighbour: pips}} for every link track may take on this map (cached per loaded map)."""
+    cached = _link_tables.get(id(hexmap))
+    if cached is None or cached[0] is not hexmap:
+        table: dict[str, dict[str, int]] = {}
+        for a in hexmap.grid.labels():
+            if hexmap.buildable(a):
+                table[a] = {b: link_pips(hexmap, a, b) for b in hexmap.grid.neighbours(a)
+                            if link_problem(hexmap, a, b) is None}
+        cached = _link_tables[id(hexmap)] = (hexmap, table)
+    return cached[1]

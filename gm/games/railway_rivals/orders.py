@@ -75,8 +75,8 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
             value = total.group(1).rstrip(".")
             col = body_start + total.start(1)
             if not value.isdigit():
-                errors.append(line.syntax(f"'total' takes the number of pips, e.g. 'total 6', not {value or 'nothing'!r}",
-                                          col))
+                errors.append(line.syntax(f"'total' takes the number of pips, e.g. 'total 6', "
+                                          f"not {value or 'nothing'!r}", col))
             else:
                 orders["totals"][rnd - 1] = {"value": int(value), "line": line.number, "col": line.col + col}
             body = body[:total.start()]
@@ -130,7 +130,8 @@ class _Round:
         out = []
         for m in _TOKEN.finditer(body):
             word, at = m.group(0), m.start()
-            if _DASHED_HEXES.fullmatch(word):  # 2522-2523: two hexes
+            core = word.strip("-\u2013\u2014")
+            if core and (core.isdigit() or _DASHED_HEXES.fullmatch(core)):  # 2522-2523: two hexes
                 for part in re.finditer(r"\d+", word):
                     out.append((at + part.start(), part.group(0)))
             elif word[0] not in '"' and len(word) > 1 and word[-1] in ".," and word[:-1].isdigit():

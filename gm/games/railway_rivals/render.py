@@ -8,7 +8,7 @@ from gm.hexmap.model import HexMap
 from .palette import COLOURS, FOREIGN_COLOUR
 
 
-def draw(view: dict[str, Any], hexmap: HexMap):
+def draw(view: dict[str, Any], hexmap: HexMap, events: list[dict[str, Any]] | None = None):
     from gm.hexmap.render import draw_map  # matplotlib is imported only when a map is drawn
 
     companies = view["companies"]
@@ -23,4 +23,14 @@ def draw(view: dict[str, Any], hexmap: HexMap):
         title = (f"{view['map_name']}: after build turn {done}" if done else f"{view['map_name']}: set-up")
     else:
         title = f"{view['map_name']}: the building stage is over"
-    return draw_map(hexmap, track=track, colours=colours, names=names, title=title, hex_numbers=True)
+    # where a segment had to stop this turn, so players can find it on the map
+    stops = [_stop_hex(seg["stopped"]) for e in events or [] if e.get("kind") == "build"
+             for seg in e["segments"] if seg["stopped"]]
+    stops = [h for h in stops if h]
+    return draw_map(hexmap, track=track, colours=colours, names=names, title=title, highlight=stops or None,
+                    hex_numbers=True)
+
+
+def _stop_hex(stop: dict[str, Any]) -> str | None:
+    """The hex to mark: the one a build could not reach, or where a ferry or leap could not be taken."""
+    return stop.get("from") if stop["kind"] in ("ferry", "leap") else stop["hex"]

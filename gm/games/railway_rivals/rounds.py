@@ -66,7 +66,8 @@ class Cursor:
 
     def _stop(self, action: Action, reason: str) -> None:
         stop = {"segment": action.segment, "line": self.segments[action.segment].get("line"), "col": action.col,
-                "hex": action.hex, "kind": action.kind, "reason": reason}
+                "hex": action.hex, "kind": action.kind, "ferry": action.ferry, "reason": reason,
+                "from": self.here}
         self.stops.append(stop)
         self.done_segments[action.segment]["stopped"] = stop
         self.i += 1

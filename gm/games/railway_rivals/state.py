@@ -119,7 +119,8 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
             new["towns_reached"][str(town.number)] = [who(p, "towns_reached") for p in reached or []]
     if "build_dice" in overrides:
         dice = overrides["build_dice"]
-        if not (isinstance(dice, list) and len(dice) == ROUNDS and all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+        fine = isinstance(dice, list) and len(dice) == ROUNDS
+        if not (fine and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
             raise UsageError(f"set-up build_dice must be three dice 1-6, like [4, 6, 3], not {dice!r}")
         new["build_dice"] = list(dice)
     if "build_turn" in overrides:

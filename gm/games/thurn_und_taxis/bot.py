@@ -47,14 +47,16 @@ def _candidate(gmap: GameMap, state: dict[str, Any], player: str, rng: random.Ra
     display = list(state["display"])
     unknown = 0
     lines = []
+    route = list(state["routes"][player])
     if not hand:
         official = "postmaster"
+    elif len(hand) < 3 and rng.random() < 0.6:
+        official = "postmaster"  # a bigger hand extends routes more often: games end sooner
     else:
-        official = rng.choice([None, None, "postmaster", "postmaster", "administrator", "carrier", "cartwright"])
+        official = rng.choice([None, "postmaster", "administrator", "carrier", "carrier", "cartwright"])
     if official:
         lines.append(f"official: {OFFICIAL_WORDS[official]}")
     plays_needed = 2 if official == "carrier" else 1
-    route = list(state["routes"][player])
     ends = {c for end in (route[:1] + route[-1:]) for c in gmap.cities[end].roads} - set(route)
     for _ in range(2 if official == "postmaster" else 1):
         seen = display if official != "administrator" else []
@@ -85,7 +87,8 @@ def _candidate(gmap: GameMap, state: dict[str, Any], player: str, rng: random.Ra
             route = [card]
         hand.remove(card)
         lines.append(f"play: {card} {end}")
-    if len(route) >= 3 and rng.random() < 0.3 * (len(route) - 2):
+    carriage = state["carriage"][player] or 0
+    if len(route) >= 3 and (len(route) > carriage or rng.random() < 0.7):
         over = len(hand) + unknown - 3
         if over <= len(hand):
             lines.append(_score_line(gmap, state, player, route, rng))

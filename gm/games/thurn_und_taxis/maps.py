@@ -132,11 +132,8 @@ def _load(path: str, _stamp: int, key: str) -> GameMap:
 def parse_map(text: str, file: str = "<map>", *, key: str = "") -> GameMap:
     """Check a map file and build it; raise MapErrors listing every problem found."""
     doc = yamlmarks.read(text, file)
-    errors = list(doc.errors)
-    if doc.data is None and not errors:
-        errors.append(MapError("the map file is empty", file=file))
-    if errors:
-        raise MapErrors(errors)
+    if doc.data is None:  # not YAML at all (or empty): nothing more to check
+        raise MapErrors(doc.errors or [MapError("the map file is empty", file=file)])
     built = _Checker(doc, key).build()
     if doc.errors:
         raise MapErrors(sorted(doc.errors, key=lambda e: (e.line or 0, e.col or 0)))
@@ -318,3 +315,16 @@ class _Checker:
             if a not in areas:
                 self.fail(("all_areas_tile", "except", i), f"all-areas tile: no area {a!r}{suggestion(str(a), areas)}")
         return tuple(skip if isinstance(skip, list) else [skip]), self._points(("all_areas_tile", "points"), spec.get("points"))
+
+
+def check_file(path: str) -> list[str]:
+    """Every error of a map file, one located line each ([] when the map is fine)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            parse_map(f.read(), path)
+    except OSError as exc:
+        return [f"{path}: cannot read the map: {exc.strerror}"]
+    except MapErrors as exc:
+        return [str(e) for e in exc.errors]
+    return []
+

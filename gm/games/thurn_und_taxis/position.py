@@ -103,10 +103,14 @@ def apply_setup(gmap: GameMap, state: dict[str, Any], overrides: dict[str, Any])
 def _check_tiles(gmap: GameMap, old: dict, new: dict, overrides: dict, problems: list[str]) -> None:
     stacks = gmap.tile_stacks()
     given_left = "tiles_left" in overrides
-    left = copy.deepcopy(new["tiles_left"]) if given_left else copy.deepcopy(old["tiles_left"])
-    for kind, values in (left.items() if given_left else []):
+    left = copy.deepcopy(old["tiles_left"])
+    for kind, values in (overrides["tiles_left"] or {}).items() if given_left else ():
         if kind not in stacks:
-            problems.append(f"tiles_left: no tile {kind!r}{suggestion(kind, stacks)}")
+            problems.append(f"tiles_left: no tile {kind!r}{suggestion(str(kind), stacks)}")
+        elif not isinstance(values, list) or any(v not in stacks[kind] for v in values):
+            problems.append(f"tiles_left: {kind} is a list of points from {stacks[kind]}, not {values!r}")
+        else:
+            left[kind] = list(values)  # the stacks not named keep their set-up values
     for p in new["players"]:
         for tile in new["tiles"][p]:
             kind, points = (tile.get("kind"), tile.get("points")) if isinstance(tile, dict) else (None, None)

@@ -48,17 +48,20 @@ def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None):
         pts = [(x + shift, y + shift) for x, y in (xy[c] for c in route)]
         ax.plot(*zip(*pts), color=colour[p], lw=6 if mine else 2, alpha=0.8 if mine else 0.7,
                 ls="-" if mine else "--", zorder=2 if mine else 3, solid_capstyle="round")
-    for name, city in gmap.cities.items():
-        fill = gmap.areas[city.area]["rgb"] if city.area else FREE_CITY
-        x, y = xy[name]
-        ax.scatter([x], [y], s=260, c=[fill], edgecolors="black", linewidths=2.5 if city.area is None else 1,
-                   marker="o" if city.area else "s", zorder=4)
-        ax.annotate(name, (x, y), xytext=(0, -15), textcoords="offset points", ha="center", va="top",
+    for free in (False, True):  # one scatter per marker shape: drawing is much faster batched
+        names = [n for n, c in gmap.cities.items() if (c.area is None) == free]
+        if names:
+            fills = [FREE_CITY if free else gmap.areas[gmap.cities[n].area]["rgb"] for n in names]
+            ax.scatter([xy[n][0] for n in names], [xy[n][1] for n in names], s=260, c=fills, edgecolors="black",
+                       linewidths=2.5 if free else 1, marker="s" if free else "o", zorder=4)
+    for name in gmap.cities:
+        ax.annotate(name, xy[name], xytext=(0, -15), textcoords="offset points", ha="center", va="top",
                     fontsize=8, zorder=6)
-        owners = [p for p in players if name in view["houses"][p]]
-        for k, p in enumerate(owners):
-            ax.scatter([x - 0.12 + 0.08 * k], [y + 0.11], s=45, c=[colour[p]], marker="^",
-                       edgecolors="black", linewidths=0.5, zorder=5)
+    for i, p in enumerate(players):
+        houses = view["houses"][p]
+        if houses:
+            ax.scatter([xy[c][0] - 0.12 + 0.08 * i for c in houses], [xy[c][1] + 0.11 for c in houses], s=45,
+                       c=colour[p], marker="^", edgecolors="black", linewidths=0.5, zorder=5)
     title = f"{gmap.title}: " + ("game over" if view["finished"] else f"round {view['round']}, {view['to_move']} to move")
     ax.set_title(title, fontsize=11)
     _side_panel(side, gmap, view, viewer, colour)
@@ -91,5 +94,12 @@ def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, col
     lines += [("", "black"), ("Tiles left (next copy first):", "black")] + (left or [("  none", "black")])
     if gmap.reconstruction:
         lines += [("", "black"), ("Map 2 is a reconstruction,", "#a00000"), ("not the published board.", "#a00000")]
-    for i, (text, col) in enumerate(lines):
-        ax.text(0, 1 - i * 0.032, text, color=col, fontsize=8, va="top", ha="left", transform=ax.transAxes)
+    # consecutive lines of one colour share a text object (fewer texts, faster drawing)
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and lines[end][1] == lines[start][1]:
+            end += 1
+        ax.text(0, 1 - start * 0.032, "\n".join(t for t, _ in lines[start:end]), color=lines[start][1],
+                fontsize=8, va="top", ha="left", linespacing=1.55, transform=ax.transAxes)
+        start = end

@@ -320,8 +320,9 @@ def check_turn(gmap: GameMap, state: dict[str, Any], player: str, orders: dict[s
     """Problems (step, message, col) and notes of a player's orders, using what they may know;
     ``complete`` is False when some lines did not read (then nothing is missing, only wrong)."""
     run = TurnRun(gmap, checking_copy(state, player), player, None, checking=True)
-    run.begin(orders.get("official"), orders.get("official_step"))
-    for step in orders["steps"]:
+    steps = orders["steps"]
+    run.begin(orders.get("official"), orders.get("official_step") or (steps[0] if steps else None))
+    for step in steps:
         run.do(step)
     if complete:
         run.final_checks(orders["steps"] or [s for s in [orders.get("official_step")] if s])
