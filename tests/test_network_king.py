@@ -207,10 +207,10 @@ def test_finished_game_takes_no_orders_and_nmr():
 
 
 def test_ambiguous_names_ask_for_side_and_studio():
+    sam = {"card": "Sam Oz", "title": "Writer", "profession": "Design/Writing"}
     state = GAME.apply_setup(new_game(), {
         "hands": {"p1": ["Zoë Quinn | Game Designer", "Gabe Newell | Managing Director"]},
-        "studios": [{"name": "Tokyo", "hires": {"p1": [{"card": "Sam Oz", "title": "Writer", "profession": "Design/Writing"}],
-                                                 "p2": [{"card": "Sam Oz", "title": "Writer", "profession": "Design/Writing"}]}}]})
+        "studios": [{"name": "Tokyo", "hires": {"p1": [dict(sam)], "p2": [dict(sam)]}}]})
     assert "say 'my' or 'their'" in errors_of(state, "p1", 'hire 1 to Tokyo; relocate "Sam Oz" to Osaka')[0]
     orders = parse(state, "p1", 'hire 1 to Tokyo; relocate their "Sam Oz" to Osaka')
     assert orders["effect"]["relocate"]["side"] == "p2"
@@ -276,3 +276,20 @@ def test_rules_modules_do_not_import_matplotlib():
 
 def test_registered():
     assert games.get("network-king") is GAME
+
+
+# ---- through the engine -----------------------------------------------------------------------
+def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_path):
+    from gm import engine
+    deck = tmp_path / "deck.txt"
+    deck.write_text("\n".join(["Bobby <Tables> | Programmer"] + TEN) + "\n", encoding="utf-8")
+    campaign = engine.new_campaign(tmp_path / "game", "network-king", ["ann", "bob"],
+                                   options={"deck_p1": str(deck), "deck_p2": str(deck)}, master=bytes(32))
+    deck.unlink()  # the options hold the cards themselves now
+    for _ in range(4):
+        engine.resolve(campaign, force=True)
+    assert engine.replay(campaign) == []
+    gm_html = (campaign.turn_dir(0) / "reports" / "gm.html").read_text(encoding="utf-8")
+    assert "Bobby &lt;Tables&gt;" in gm_html and "<Tables>" not in gm_html
+    for ext in ("txt", "md", "bbcode", "html"):
+        assert "network king" in (campaign.turn_dir(4) / "reports" / f"ann.{ext}").read_text(encoding="utf-8").lower()

@@ -22,19 +22,20 @@ from gm.errors import GMError
 
 OUT = ROOT / "out" / "demo"
 
-# game, players, map, options, bots play on to the end after the shipped orders run out
+# game, players, map, options, and how many turns bots play after the shipped orders run out
+# (Thurn und Taxis runs 150+ turns with an image per player each: the demo shows its opening)
 DEMOS = [
-    ("network", ["dark:Dark", "light:Light"], None, {}, False),
-    ("railway-rivals", ["blue:Blue Line", "red:Red Arrow", "green:Green Valley"], "tutorial", {}, True),
+    ("network", ["dark:Dark", "light:Light"], None, {}, 0),
+    ("railway-rivals", ["blue:Blue Line", "red:Red Arrow", "green:Green Valley"], "tutorial", {}, 500),
     ("network-king", ["p1:Ada", "p2:Grace"], None,
      {"deck_p1": str(ROOT / "orders/network-king/deck-p1.txt"),
-      "deck_p2": str(ROOT / "orders/network-king/deck-p2.txt")}, True),
-    ("thurn-und-taxis", ["anna:Anna", "ben:Ben", "cora:Cora"], "map1", {}, True),
+      "deck_p2": str(ROOT / "orders/network-king/deck-p2.txt")}, 500),
+    ("thurn-und-taxis", ["anna:Anna", "ben:Ben", "cora:Cora"], "map1", {}, 12),
 ]
 ORDER_FILE = re.compile(r"^(\d{3})-([a-z0-9_-]+)\.txt$")
 
 
-def play(game_name, players, map_name, options, bots) -> None:
+def play(game_name, players, map_name, options, bot_turns) -> None:
     if game_name not in games.REGISTRY:
         return
     game = games.get(game_name)
@@ -54,10 +55,7 @@ def play(game_name, players, map_name, options, bots) -> None:
         state = campaign.state()
         due = game.due(state)
         turn = campaign.current_turn
-        if not due or (turn not in by_turn and not bots):
-            break
-        if turn > 500:
-            print(f"  {game_name}: stopped after 500 turns")
+        if not due or (turn not in by_turn and turn > max(by_turn, default=0) + bot_turns):
             break
         if turn in by_turn:
             results = engine.submit_files(campaign, [str(f) for f in by_turn[turn]])
@@ -84,7 +82,7 @@ def play(game_name, players, map_name, options, bots) -> None:
     last = campaign.last_turn
     print(f"{game.title}: {last} turns, {checked} rolls verified, replay clean; "
           f"{'finished' if game.finished(campaign.state()) else 'in progress'}. "
-          f"Last reports: {folder.relative_to(ROOT)}/turns/{last:03d}/reports/")
+          f"Last reports: {folder}/turns/{last:03d}/reports/")
 
 
 def main() -> int:
@@ -97,7 +95,7 @@ def main() -> int:
     except GMError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
-    print(f"Everything is in {OUT.relative_to(ROOT)}/")
+    print(f"Everything is in {OUT}/")
     return 0
 
 

@@ -35,6 +35,7 @@ GRID_EDGE, HEX_NUMBER, WATER_NUMBER, CASING = "#9a9a9a", "#6e6e6e", "#3f74a0", "
 PALETTE = ["#1f63c6", "#d62728", "#2a9d3a", "#ef8a00", "#8e44ad", "#8c564b", "#17becf", "#e377c2"]
 HEX_INCHES = (0.2, 0.42)   # corner radius of a hex on paper: small enough to fit, big enough to read
 NUMBER_PT = 4.8            # hex numbers, at a quarter-inch hex
+GRID_LINE_PT = 0.75        # the hex grid's lines
 TRACK_GAP = 0.2            # between parallel tracks, in hex radii: clear at the size the PNG is read
 DPI = 110
 
@@ -62,7 +63,7 @@ def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | N
     paint = {c: (colours or {}).get(c) or PALETTE[i % len(PALETTE)] for i, c in enumerate(companies)}
     entries = _legend_entries(hexmap, letters, companies, paint, names or {})
     fig, ax = _figure(grid, radius_in, title, entries)
-    _draw_terrain(ax, centres, letters, s)
+    _draw_terrain(ax, centres, letters, s, pt)
     _draw_foreign(ax, hexmap, at, s, pt)
     _draw_sides(ax, hexmap, s)
     _draw_ferries(ax, hexmap, at, s, pt)
@@ -147,18 +148,17 @@ def _add(ax, collection) -> None:
 
 
 # --- terrain and map features ----------------------------------------------------------------------------
-def _draw_terrain(ax, centres: np.ndarray, letters: np.ndarray, s: float) -> None:
+def _draw_terrain(ax, centres: np.ndarray, letters: np.ndarray, s: float, pt: float) -> None:
     # the grid lines are the gaps between slightly shrunk faces over grey: filling is far cheaper than
-    # stroking 1,600 outlines, and without antialiasing cheaper still (at a pixel's cost in smoothness)
+    # stroking 1,600 outlines; the grey needs no antialiasing (only its gaps show)
     on_map = letters != "x"
     ax.add_artist(shapes.filled(shapes.placed(shapes.HEXAGON, centres[on_map]), GRID_EDGE, zorder=1,
                                 antialiased=False))
-    face = 1 - 0.012 * s
+    face = 1 - GRID_LINE_PT * pt / SQRT3  # the gap between two faces is GRID_LINE_PT wide
     for letter, colour in TERRAIN_COLOURS.items():
         chosen = letters == letter
         if chosen.any():
-            ax.add_artist(shapes.filled(shapes.placed(shapes.HEXAGON, centres[chosen], face), colour, zorder=1.1,
-                                        antialiased=False))
+            ax.add_artist(shapes.filled(shapes.placed(shapes.HEXAGON, centres[chosen], face), colour, zorder=1.1))
     swamp = letters == "s"
     if swamp.any():  # hatching kept below the hex number
         _add(ax, shapes.hatched(shapes.placed(shapes.HEXAGON, centres[swamp] + [0.0, 0.14], 0.6), SWAMP_INK,
@@ -207,9 +207,13 @@ def _draw_ferries(ax, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
         return
     lines = [[at[f.ends[0]], at[f.ends[1]]] for f in hexmap.ferries]
     _add(ax, LineCollection(lines, colors=FERRY, linewidths=1.8 * s, linestyles=(0, (4, 2.5)), zorder=5))
-    add_labels(ax, [f"{f.id}: {f.cost}k, use {f.use_fee}k" for f in hexmap.ferries],
-               [np.mean(line, axis=0) for line in lines], 6.5 * s * pt, colour=FERRY, halo=2 * s, zorder=8,
-               style="italic")
+    spots = []
+    for (x0, y0), (x1, y1) in lines:  # beside the line, on its upper side, clear of the ends' town names
+        normal = np.array([y0 - y1, x1 - x0]) / max(np.hypot(x1 - x0, y1 - y0), 1e-9)
+        normal = -normal if normal[1] > 0 else normal
+        spots.append(((x0 + x1) / 2, (y0 + y1) / 2) + normal * 0.4)
+    add_labels(ax, [f"{f.id}: {f.cost}k, use {f.use_fee}k" for f in hexmap.ferries], spots, 6.5 * s * pt,
+               colour=FERRY, halo=2 * s, zorder=8, style="italic")
 
 
 @lru_cache(maxsize=16)

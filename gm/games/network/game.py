@@ -9,7 +9,7 @@ from ...errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxErr
 from ...names import suggestion
 from ...orders import OrderLine, collect
 from ..base import Game, Option
-from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
+from .board import EMPTY, GOAL_WORDS, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
 from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
 
@@ -63,15 +63,21 @@ class NetworkGame(Game):
         for key in ("to_move", "turn_order", "sides"):
             if key in overrides:
                 new[key] = copy.deepcopy(overrides[key])
+        if not (isinstance(new["sides"], dict) and sorted(new["sides"]) == sorted(SIDES)):
+            raise UsageError("set-up sides must map dark and light to player ids")
         if "history" in overrides:
             if not isinstance(overrides["history"], list):
                 raise UsageError("set-up history must be a list of moves like 'c3' or 'c3-d5'")
             new["history"] = [str(h) for h in overrides["history"]]
-        new["ply"] = int(overrides.get("ply", sum(1 for c in cells if c != EMPTY)))
+        new["ply"] = overrides.get("ply", sum(1 for c in cells if c != EMPTY))
+        if not isinstance(new["ply"], int) or new["ply"] < 0:
+            raise UsageError(f"set-up ply counts the moves made: a whole number, not {new['ply']!r}")
         new["last_move"] = None
         settle(new, cells)
         wanted = overrides.get("placed") or {}
-        for side, number in dict(wanted).items():
+        if not isinstance(wanted, dict):
+            raise UsageError("set-up placed must map dark and light to piece counts")
+        for side, number in wanted.items():
             if new["placed"].get(side) != number:
                 raise UsageError(f"set-up placed: {side} has {new['placed'].get(side)} pieces on the "
                                  f"board, not {number} (pieces placed are the pieces on the board)")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import time
 
-from .board import EMPTY, GOALS, LETTER, RAYS, SIZE, SIDES, SQUARE_NAMES, group_with
-from .board import DEAD_CORNERS, GOAL_SQUARES, OTHER
+from .board import (DEAD_CORNERS, EMPTY, GOAL_SQUARES, GOALS, LETTER, OTHER, RAYS, SIDES, SIZE,
+                    SQUARE_NAMES, group_with)
 
 MIN_PIECES = 6
 

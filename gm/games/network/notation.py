@@ -7,12 +7,12 @@ import re
 from ...errors import OrderError, UsageError
 from ...names import suggestion
 from ...orders import OrderLine
-from .board import SQUARE_OF, read_rows, to_rows
+from .board import read_rows, to_rows
 
 KEYWORDS = ("place", "move")
 # words split on blanks and on hyphens or dashes (c3-d5); "to" between squares is allowed
 _WORD = re.compile(r"[^\s\-\u2010-\u2015]+")
-_SQUARE = re.compile(r"^[a-h][1-8]$", re.IGNORECASE)
+_SQUARE = re.compile(r"^[a-hA-H][1-8]$")
 EXAMPLES = "'place c3' (or 'c3') or 'move c3 d5' (or 'c3-d5')"
 
 
@@ -94,7 +94,3 @@ def read_position(text: str) -> tuple[list[str], str]:
 
 def write_position(cells: list[str], to_move: str) -> str:
     return position_key(to_rows(cells), to_move)
-
-
-def is_square(word: str) -> bool:
-    return word.lower() in SQUARE_OF

@@ -11,7 +11,7 @@ import copy
 import random
 from typing import Any, Iterator
 
-from ...errors import UsageError
+from ...errors import IllegalOrderError, UsageError
 from .board import (EMPTY, LETTER, OTHER, PIECES, SIDES, SQUARE_NAMES, SQUARE_OF, TITLE, count,
                     from_rows, placements, position_problems, relocations, square_problem, to_rows)
 from .networks import find_network, find_networks, named
@@ -121,7 +121,6 @@ def play(state: dict[str, Any], order: dict) -> tuple[dict[str, Any], list[dict[
     side = state["to_move"]
     problem = order_problem(state, side, order)
     if problem:
-        from ...errors import IllegalOrderError
         raise IllegalOrderError(problem[1])
     new = copy.deepcopy(state)
     cells = _played(from_rows(state["board"]), side, order)

@@ -29,19 +29,20 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0):
     axes.set_ylim(-0.6, 8.6)
     axes.set_aspect("equal")
     axes.axis("off")
+    add = axes.add_artist  # not add_patch: the limits are fixed, so skip its costly bounds update
 
     goal_owner = {s: side for side, squares in GOAL_SQUARES.items() for s in squares}
     for index in range(64):
         column, row = index % 8, index // 8
         base = BOARD_DARK if (column + row) % 2 == 0 else BOARD_LIGHT
-        axes.add_patch(Rectangle((column, row), 1, 1, facecolor=base, edgecolor="#7d7663", lw=0.6, zorder=1))
+        add(Rectangle((column, row), 1, 1, facecolor=base, edgecolor="#7d7663", lw=0.6, zorder=1))
         if index in goal_owner:
             colour, alpha = GOAL_SHADE[goal_owner[index]]
-            axes.add_patch(Rectangle((column, row), 1, 1, facecolor=colour, alpha=alpha, lw=0, zorder=2))
+            add(Rectangle((column, row), 1, 1, facecolor=colour, alpha=alpha, lw=0, zorder=2))
         if index in DEAD_CORNERS:  # no one may stand here
-            axes.add_patch(Rectangle((column, row), 1, 1, facecolor="#4a473f", edgecolor="#9a958a",
+            add(Rectangle((column, row), 1, 1, facecolor="#4a473f", edgecolor="#9a958a",
                                      hatch="xx", lw=0, zorder=2))
-    axes.add_patch(Rectangle((0, 0), 8, 8, fill=False, edgecolor="#3d3a30", lw=1.6, zorder=3))
+    add(Rectangle((0, 0), 8, 8, fill=False, edgecolor="#3d3a30", lw=1.6, zorder=3))
     for i in range(8):
         for y in (-0.3, 8.3):
             axes.text(i + 0.5, y, COLUMNS[i], ha="center", va="center", fontsize=11, color="#333")
@@ -51,12 +52,12 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0):
     last = view.get("last_move") or None
     if last:
         tx, ty = _centre(last["to"])
-        axes.add_patch(Rectangle((tx - 0.5, ty - 0.5), 1, 1, fill=False, edgecolor=LAST_MOVE, lw=3.2, zorder=4))
+        add(Rectangle((tx - 0.5, ty - 0.5), 1, 1, fill=False, edgecolor=LAST_MOVE, lw=3.2, zorder=4))
         if last.get("from"):
             fx, fy = _centre(last["from"])
-            axes.add_patch(Rectangle((fx - 0.46, fy - 0.46), 0.92, 0.92, fill=False, edgecolor=LAST_MOVE,
+            add(Rectangle((fx - 0.46, fy - 0.46), 0.92, 0.92, fill=False, edgecolor=LAST_MOVE,
                                      lw=1.8, ls="--", zorder=4))
-            axes.add_patch(FancyArrowPatch((fx, fy), (tx, ty), arrowstyle="-|>", mutation_scale=16,
+            add(FancyArrowPatch((fx, fy), (tx, ty), arrowstyle="-|>", mutation_scale=16,
                                            color=LAST_MOVE, lw=2, shrinkA=4, shrinkB=16, zorder=4))
 
     for i, text in enumerate(view["board"]):
@@ -64,7 +65,7 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0):
         for column, cell in enumerate(text):
             if cell in PIECE:
                 face, edge = PIECE[cell]
-                axes.add_patch(Circle((column + 0.5, row + 0.5), 0.36, facecolor=face, edgecolor=edge,
+                add(Circle((column + 0.5, row + 0.5), 0.36, facecolor=face, edgecolor=edge,
                                       lw=1.4, zorder=5))
 
     winner = view.get("winner")
@@ -73,7 +74,7 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0):
         xs, ys = zip(*(_centre(s) for s in network))
         axes.plot(xs, ys, color=NETWORK, lw=3.5, alpha=0.85, solid_capstyle="round", zorder=4.5)
         for n, (x, y) in enumerate(zip(xs, ys), start=1):
-            axes.add_patch(Circle((x, y), 0.42, fill=False, edgecolor=NETWORK, lw=2.4, zorder=6))
+            add(Circle((x, y), 0.42, fill=False, edgecolor=NETWORK, lw=2.4, zorder=6))
             axes.text(x, y, str(n), ha="center", va="center", fontsize=9, fontweight="bold",
                       color=NETWORK, zorder=7)
 

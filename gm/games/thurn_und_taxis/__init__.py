@@ -92,10 +92,12 @@ class ThurnUndTaxis(Game):
         if route:
             ends = sorted({c for c in gmap.cities[route[0]].roads} | {c for c in gmap.cities[route[-1]].roads})
             lines.append(f"# cities next to its ends: {', '.join(c for c in ends if c not in route)}")
-        lines += ["# officials (one a turn): " + ", ".join(OFFICIALS),
-                  "official: postmaster" if not hand else "# official: ",
-                  "draw: ", "# draw: (a second draw with the Postmaster)",
-                  "play: ", "# play: (a second play with the Postal carrier)",
+        lines += ["# officials (one a turn): " + ", ".join(OFFICIALS)]
+        if hand:
+            lines += ["# official: ", "draw: ", "# draw: (a second draw with the Postmaster)"]
+        else:
+            lines += ["official: postmaster", "draw: ", "draw: "]
+        lines += ["play: ", "# play: (a second play with the Postal carrier)",
                   "# score: houses CITY CITY", "# discard: CITY (after scoring, down to 3 cards)"]
         return "\n".join(lines) + "\n"
 

@@ -15,7 +15,7 @@ OFFICIAL_WORDS = {"postmaster": "postmaster", "administrator": "administrator", 
 
 def default_orders(state: dict[str, Any], player: str) -> dict[str, Any]:
     """No orders: draw from the deck (twice with the Postmaster when the hand is empty), the
-    default play, no scoring (docs/rules/thurn-und-taxis.md, "Missing orders")."""
+    default play, no scoring (docs/rules/thurn-und-taxis.md, "Default rules")."""
     return {"official": None, "steps": [], "default": True, "notes": []}
 
 

@@ -86,7 +86,3 @@ class Piles:
                 break
             self.display.append(card)
 
-
-def hidden_copy_counts(state: dict[str, Any]) -> dict[str, list[str]]:
-    """Deck and discard pile as the order checker may see them: sizes only."""
-    return {"deck": [UNKNOWN] * len(state["deck"]), "discard": [UNKNOWN] * len(state["discard"])}

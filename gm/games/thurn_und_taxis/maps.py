@@ -227,7 +227,8 @@ class _Checker:
                 continue
             for k in spec:
                 if k not in ("area", "at", "roads", "aliases"):
-                    self.fail(path + (k, "<key>"), f"city {name}: unknown key {k!r}{suggestion(str(k), ('area', 'at', 'roads', 'aliases'))}")
+                    known = ("area", "at", "roads", "aliases")
+                    self.fail(path + (k, "<key>"), f"city {name}: unknown key {k!r}{suggestion(str(k), known)}")
             area = spec.get("area")
             if area is not None and area not in areas:
                 self.fail(path + ("area",), f"city {name}: no area {area!r}{suggestion(str(area), areas)}")
@@ -314,7 +315,8 @@ class _Checker:
         for i, a in enumerate(skip if isinstance(skip, list) else [skip]):
             if a not in areas:
                 self.fail(("all_areas_tile", "except", i), f"all-areas tile: no area {a!r}{suggestion(str(a), areas)}")
-        return tuple(skip if isinstance(skip, list) else [skip]), self._points(("all_areas_tile", "points"), spec.get("points"))
+        skip = skip if isinstance(skip, list) else [skip]
+        return tuple(skip), self._points(("all_areas_tile", "points"), spec.get("points"))
 
 
 def check_file(path: str) -> list[str]:

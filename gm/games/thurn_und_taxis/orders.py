@@ -101,6 +101,9 @@ def parse_orders(gmap: GameMap, state: dict[str, Any], player: str, lines: list[
     orders["steps"].sort(key=lambda s: PHASE[s["step"]])  # stable: each phase keeps its written order
     if not official_broken:
         plan = dict(orders, steps=[s for s in orders["steps"] if broken_at is None or s["line"] < broken_at])
+        if lines:  # where to point when the plan has no step of its own (the first line)
+            plan["first_line"] = {"step": "line", "line": lines[0].number, "col": lines[0].col,
+                                  "text": lines[0].text}
         problems, notes = turn.check_turn(gmap, state, player, plan, complete=broken_at is None)
         orders["notes"] = notes
         for step, message, col in problems:

@@ -62,10 +62,12 @@ def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None):
         if houses:
             ax.scatter([xy[c][0] - 0.12 + 0.08 * i for c in houses], [xy[c][1] + 0.11 for c in houses], s=45,
                        c=colour[p], marker="^", edgecolors="black", linewidths=0.5, zorder=5)
-    title = f"{gmap.title}: " + ("game over" if view["finished"] else f"round {view['round']}, {view['to_move']} to move")
+    now = "game over" if view["finished"] else f"round {view['round']}, {view['to_move']} to move"
+    title = f"{gmap.title}: {now}"
     ax.set_title(title, fontsize=11)
     _side_panel(side, gmap, view, viewer, colour)
-    handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})") for n, a in gmap.areas.items()]
+    handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})")
+               for n, a in gmap.areas.items()]
     if any(c.area is None for c in gmap.cities.values()):
         handles.append(Line2D([], [], marker="s", ls="", markerfacecolor=FREE_CITY, markeredgecolor="black",
                               markeredgewidth=2, label="free city (no area)"))

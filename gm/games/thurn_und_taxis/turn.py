@@ -156,13 +156,16 @@ class TurnRun:
                     problems.append((f"{city} fits at both ends of your route: add 'left' or 'right'", col))
                 place = "left" if left_ok and not right_ok else "right"
                 if not (left_ok or right_ok):
-                    problems.append((self._no_road(city, f"either end of your route ({route[0]} ... {route[-1]})"), col))
+                    where = f"either end of your route ({route[0]} ... {route[-1]})"
+                    problems.append((self._no_road(city, where), col))
             elif end == "left" and not left_ok:
                 also = " (it fits at the right end)" if right_ok else ""
-                problems.append((self._no_road(city, f"{route[0]}, the left end of your route") + also, step.get("end_col", col)))
+                where = f"{route[0]}, the left end of your route"
+                problems.append((self._no_road(city, where) + also, step.get("end_col", col)))
             elif end == "right" and not right_ok:
                 also = " (it fits at the left end)" if left_ok else ""
-                problems.append((self._no_road(city, f"{route[-1]}, the right end of your route") + also, step.get("end_col", col)))
+                where = f"{route[-1]}, the right end of your route"
+                problems.append((self._no_road(city, where) + also, step.get("end_col", col)))
         if not self._report(step, problems) and not self.checking:
             return
         if city in self.hand:
@@ -216,7 +219,8 @@ class TurnRun:
         if len(route) < scoring.MIN_ROUTE:
             self._report(step, [(f"a route of {len(route)} card(s) cannot be scored: it needs "
                                  f"{scoring.MIN_ROUTE} or more", step.get("col"))])
-            self.scored = True
+            self.scored = True  # checking goes on as if it had scored: no second error on the discards
+            self.discards_due = max(0, len(self.hand) - HAND_LIMIT)
             return
         houses, cols = step.get("houses", []), step.get("cols", [])
         found = scoring.house_problems(self.gmap, route, self.state["houses"][self.player], houses,
@@ -321,11 +325,12 @@ def check_turn(gmap: GameMap, state: dict[str, Any], player: str, orders: dict[s
     ``complete`` is False when some lines did not read (then nothing is missing, only wrong)."""
     run = TurnRun(gmap, checking_copy(state, player), player, None, checking=True)
     steps = orders["steps"]
-    run.begin(orders.get("official"), orders.get("official_step") or (steps[0] if steps else None))
+    first = orders.get("official_step") or (steps[0] if steps else orders.get("first_line"))
+    run.begin(orders.get("official"), first)
     for step in steps:
         run.do(step)
     if complete:
-        run.final_checks(orders["steps"] or [s for s in [orders.get("official_step")] if s])
+        run.final_checks(steps or [s for s in [orders.get("official_step") or orders.get("first_line")] if s])
     return run.problems, run.notes
 
 
@@ -342,7 +347,8 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
     run.begin(official, orders.get("official_step"))
     if orders.get("default"):
         run.events.append({"kind": "default", "player": player,
-                           "text": f"{player}'s orders did not arrive: the turn was played by the default rules."})
+                           "text": f"{player} played by the default rules: draws from the deck, the default "
+                                   "play, no scoring."})
     for step in steps:
         try:
             run.do(step)

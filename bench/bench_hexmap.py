@@ -1,0 +1,135 @@
+"""Benchmark: drawing the full campaign map with six companies' track to PNG, against hexalattice.
+
+Prints figures only (no asserts on time). Goal: ours at least 3x faster than hexalattice's own
+plotting of the same grid, and under 1.5 s. Run: .venv/bin/python bench/bench_hexmap.py [MAP]
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gm.hexmap.mapfile import load_map  # noqa: E402
+from gm.hexmap.paths import cheapest_path  # noqa: E402
+
+COMPANIES = ["blue", "red", "green", "yellow", "purple", "brown"]
+TERRAIN_EXTRA = {".": 0, "f": 1, "s": 2, "m": 2}
+ROUNDS = 5
+
+
+def build_cost(hexmap):
+    """Pips to build from a to b (the rules' costs; enough to route plausible track)."""
+    def cost(a: str, b: str):
+        if not hexmap.buildable(b) or hexmap.blocked_side(a, b):
+            return None
+        crossing = {"wide": 3, "river": 2, None: 0}[hexmap.river_crossing(a, b)]
+        return 1 + TERRAIN_EXTRA[hexmap.terrain[a]] + TERRAIN_EXTRA[hexmap.terrain[b]] + crossing
+    return cost
+
+
+def plausible_track(hexmap, companies=COMPANIES, towns_each: int = 6) -> dict[str, list[list[str]]]:
+    """Each company links its starting point to the towns nearest its network, cheapest way each time."""
+    cost = build_cost(hexmap)
+    towns = hexmap.town_list()
+    starts = (hexmap.start * len(companies))[:len(companies)]
+    track: dict[str, list[list[str]]] = {}
+    for company, start in zip(companies, starts):
+        network, links = {start}, []
+        for _ in range(towns_each):
+            targets = [t.hex for t in towns if t.hex not in network]
+            if not targets:
+                break
+            target = min(targets, key=lambda h: min(hexmap.grid.distance(h, n) for n in network))
+            best = None
+            for origin in sorted(network, key=lambda n: hexmap.grid.distance(n, target))[:3]:
+                route = cheapest_path(origin, target, hexmap.grid.neighbours, cost)
+                if route and (best is None or route[0] < best[0]):
+                    best = route
+            if best is None:
+                network.add(target)
+                continue
+            links += [[a, b] for a, b in zip(best[1], best[1][1:])]
+            network.update(best[1])
+        track[company] = links
+    return track
+
+
+def time_ours(hexmap, track, out: Path) -> tuple[list[float], list[float], tuple[float, float]]:
+    """Wall and CPU seconds of each run, and the figure's size in inches."""
+    from gm.hexmap.render import draw_map, save_figure
+
+    walls, cpus = [], []
+    for _ in range(ROUNDS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        fig = draw_map(hexmap, track=track, colours=dict(zip(COMPANIES, COMPANIES)), title=hexmap.name)
+        save_figure(fig, out)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus, tuple(fig.get_size_inches())
+
+
+def time_hexalattice(hexmap, out: Path, size: tuple[float, float]) -> tuple[list[float], list[float], str]:
+    """hexalattice drawing the same grid and terrain colours itself, saved the same way."""
+    import numpy as np
+    from gm.hexmap.lattice import _validated
+    from gm.hexmap.render import TERRAIN_COLOURS
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from hexalattice.hexalattice import create_hex_grid, plot_single_lattice_custom_colors
+
+    columns, rows = _validated(hexmap.grid.columns, hexmap.grid.rows)
+    note = ""
+    try:  # its documented way: do_plot=True
+        _, ax = create_hex_grid(nx=rows, ny=columns, min_diam=1.0, plotting_gap=0.0, do_plot=True)
+        plt.close(ax.figure)
+    except Exception as exc:  # noqa: BLE001 - we report whatever it is
+        note = f"create_hex_grid(do_plot=True) fails: {type(exc).__name__}: {exc}"
+    colours = np.array([matplotlib.colors.to_rgba(TERRAIN_COLOURS.get(hexmap.terrain[h], "#ffffff"))
+                        for h in hexmap.grid.labels()])
+    walls, cpus = [], []
+    for _ in range(ROUNDS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        centres, _ = create_hex_grid(nx=rows, ny=columns, min_diam=1.0, plotting_gap=0.0, do_plot=False)
+        fig = plt.figure(figsize=size)
+        ax = fig.add_axes((0, 0, 1, 1))
+        # its custom-colour plotter runs when given flat arrays (do_plot passes (n, 1) ones and crashes)
+        plot_single_lattice_custom_colors(centres[:, 0], centres[:, 1], face_color=colours,
+                                          edge_color=colours * 0 + np.array([0.6, 0.6, 0.6, 1]), min_diam=1.0,
+                                          plotting_gap=0.0, rotate_deg=90.0, line_width=0.3, h_ax=ax)
+        fig.savefig(out, dpi=110)
+        plt.close(fig)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus, note
+
+
+def main() -> None:
+    hexmap = load_map(sys.argv[1] if len(sys.argv) > 1 else "scotland")
+    track = plausible_track(hexmap)
+    links = sum(len(v) for v in track.values())
+    print(f"map {hexmap.name}: {hexmap.grid.columns}x{hexmap.grid.rows} hexes, "
+          f"{len(COMPANIES)} companies, {links} track links, {ROUNDS} runs each")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours, ours_cpu, inches = time_ours(hexmap, track, Path(tmp) / "ours.png")
+        size = (Path(tmp) / "ours.png").stat().st_size
+        theirs, theirs_cpu, note = time_hexalattice(hexmap, Path(tmp) / "hexalattice.png", inches)
+    wall, cpu = statistics.median(ours), statistics.median(ours_cpu)
+    their_wall, their_cpu = statistics.median(theirs), statistics.median(theirs_cpu)
+    print(f"figure {inches[0]:.1f} x {inches[1]:.1f} in at 110 dpi for both")
+    print(f"ours (terrain, rivers, towns, hex numbers, track, legend) to PNG: median {wall:.3f} s wall, "
+          f"{cpu:.3f} s CPU ({size // 1024} KiB)")
+    if note:
+        print(f"hexalattice: {note}")
+    print(f"hexalattice plot_single_lattice_custom_colors (hexes and colours only) to PNG: "
+          f"median {their_wall:.3f} s wall, {their_cpu:.3f} s CPU")
+    print(f"ratio hexalattice / ours: {their_wall / wall:.2f}x wall, {their_cpu / cpu:.2f}x CPU (goal >= 3x); "
+          f"ours under 1.5 s: {'yes' if wall < 1.5 else 'no'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Drawing maps: a Figure (never pyplot), PNG and SVG written, every company's track visible."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+from PIL import Image
+
+from gm.hexmap.mapfile import load_map
+from gm.hexmap.render import draw_map, render_blank, save_figure
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from bench_hexmap import COMPANIES, plausible_track  # noqa: E402
+
+
+def _pixels(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("RGB")).reshape(-1, 3).astype(int)
+
+
+def _near(pixels: np.ndarray, colour: tuple[int, int, int], tolerance: int = 40) -> int:
+    return int((np.abs(pixels - np.array(colour)).sum(axis=1) < tolerance).sum())
+
+
+def test_blank_map_renders_to_png_and_svg(tmp_path):
+    png = render_blank(Path("maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.png")
+    with Image.open(png) as image:
+        assert image.format == "PNG" and image.size[0] > 800 and image.size[1] > 800
+    svg = render_blank(Path("maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.svg")
+    assert svg.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
+    assert not list(tmp_path.glob(".*"))  # the temporary files were renamed into place
+
+
+def test_draw_map_returns_a_figure_and_leaves_pyplot_alone():
+    import matplotlib.pyplot as plt  # imported by hexalattice anyway; we must never open its figures
+
+    before = plt.get_fignums()
+    fig = draw_map(load_map("tutorial"))
+    assert isinstance(fig, Figure) and plt.get_fignums() == before
+
+
+def test_six_companies_on_the_campaign_map(tmp_path):
+    hexmap = load_map("scotland")
+    track = plausible_track(hexmap)
+    assert len(track) == 6 and all(track.values())
+    colours = dict(zip(COMPANIES, ["#0000ff", "#ff0000", "#00a000", "#ffd000", "#a000c0", "#8b4513"]))
+    fig = draw_map(hexmap, track=track, colours=colours, names={c: c.title() for c in COMPANIES}, title="Scotland")
+    out = save_figure(fig, tmp_path / "six.png")
+    pixels = _pixels(out)
+    assert out.stat().st_size > 50_000
+    for company, hex_colour in colours.items():
+        rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert _near(pixels, rgb) > 200, company  # every company's track shows in its own colour
+
+
+def test_parallel_track_is_drawn_side_by_side():
+    hexmap = load_map("tutorial")
+    shared = [["0508", "0509"], ["0509", "0510"]]
+    fig = draw_map(hexmap, track={"blue": shared, "red": shared[::-1]}, colours={"blue": "blue", "red": "red"})
+    ax = fig.axes[0]
+    coloured = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_zorder() == 7.1]
+    blue, red = (np.array(c.get_segments()) for c in coloured)
+    # the same links (red gave them the other way round), a fifth of a hex apart, either side of the centres
+    gaps = np.linalg.norm(blue - red, axis=2)
+    assert len(coloured) == 2 and np.allclose(gaps, 0.2)
+    centres = np.array([[hexmap.grid.center(a), hexmap.grid.center(b)] for a, b in shared])
+    assert np.allclose((blue + red) / 2, centres)
+
+
+def test_tracks_alone_on_a_link_stay_on_the_centre_line():
+    hexmap = load_map("tutorial")
+    fig = draw_map(hexmap, track={"blue": [["0506", "0507"]]})
+    (blue,) = [c for c in fig.axes[0].collections if isinstance(c, LineCollection) and c.get_zorder() == 7.1]
+    (segment,) = blue.get_segments()
+    centres = [hexmap.grid.center("0506"), hexmap.grid.center("0507")]
+    assert np.allclose(segment, centres)
+
+
+def test_blank_map_has_no_track_colour_and_colours_default(tmp_path):
+    hexmap = load_map("tutorial")
+    blank = _pixels(save_figure(draw_map(hexmap), tmp_path / "blank.png"))
+    with_track = _pixels(save_figure(draw_map(hexmap, track={"x": [["0911", "1011"], ["1011", "1111"]]},
+                                              colours={"x": "#ff00ff"}), tmp_path / "track.png"))
+    assert _near(blank, (255, 0, 255)) == 0 and _near(with_track, (255, 0, 255)) > 50
+
+
+def test_bad_track_links_and_file_types_are_refused(tmp_path):
+    hexmap = load_map("tutorial")
+    with pytest.raises(ValueError, match="not two hexes of this map"):
+        draw_map(hexmap, track={"blue": [["0101", "9999"]]})
+    with pytest.raises(ValueError, match=r"\.png or \.svg"):
+        save_figure(draw_map(hexmap), tmp_path / "map.jpg")
+
+
+def test_highlight_and_no_hex_numbers_still_draw(tmp_path):
+    hexmap = load_map("tutorial")
+    plain = save_figure(draw_map(hexmap, hex_numbers=False), tmp_path / "plain.png")
+    lit = save_figure(draw_map(hexmap, highlight=["0910", "1010"]), tmp_path / "lit.png")
+    assert _near(_pixels(lit), (0xE0, 0x11, 0x9D)) > 50 and _near(_pixels(plain), (0xE0, 0x11, 0x9D)) == 0

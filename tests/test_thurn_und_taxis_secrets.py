@@ -1,0 +1,126 @@
+"""Secrets: over seeded random games, no card held only in another hand reaches a player's JSON
+view, visible events or report (all four formats), and the view does not depend on hidden cards."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+
+import pytest
+
+from gm.dice import Dice
+from gm.games import get
+from gm.orders import read_frame
+from gm.report import dice_block, render_report
+
+GAME = get("thurn-und-taxis")
+FORMATS = ("text", "markdown", "bbcode", "html")
+
+
+def games(seeds, map_name, players):
+    """(state before, state after, GM events) for every turn of seeded random games."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GAME.setup(map_name, list(players), {}, Dice(b"secret setup %d" % seed))
+        for turn in range(1, 400):
+            if GAME.finished(state):
+                break
+            player = GAME.due(state)[0]
+            orders = GAME.parse(state, player, read_frame(GAME.random_orders(state, player, rng)).lines)
+            if rng.random() < 0.1:  # now and then a step that fails at resolution, or missing orders
+                orders = GAME.default_orders(state, player)
+            after, events = GAME.resolve(state, {player: orders}, Dice(b"secret %d %d" % (seed, turn)))
+            yield state, after, events
+            state = after
+
+
+def perturbed(state, viewer, rng):
+    """The same position with every card ``viewer`` cannot see moved around: other hands
+    exchanged with deck and discard cards (sizes kept), the deck and discard pile reordered."""
+    new = copy.deepcopy(state)
+    hidden = list(new["deck"]) + list(new["discard"])
+    others = [p for p in new["players"] if p != viewer]
+    for p in others:
+        hidden += new["hands"][p]
+    rng.shuffle(hidden)
+    for p in others:
+        n = len(new["hands"][p])
+        new["hands"][p], hidden = hidden[:n], hidden[n:]
+    n = len(new["deck"])
+    new["deck"], new["discard"] = hidden[:n], hidden[n:]
+    return new
+
+
+def held_only_by_others(state, viewer, public_events_json):
+    """Cities whose every copy in sight of ``viewer`` is in another player's hand."""
+    visible = set(state["display"]) | set(state["hands"].get(viewer, []))
+    # a city that is also an area's name (Salzburg, Hannover) is named by the tiles anyway
+    visible |= {c for p in state["players"] for c in state["hands"][p] if any(c in k for k in state["tiles_left"])}
+    for p in state["players"]:
+        visible |= set(state["routes"][p]) | set(state["houses"][p])
+    hidden = {c for p in state["players"] if p != viewer for c in state["hands"][p]}
+    return {c for c in hidden - visible if not re.search(rf"\b{re.escape(c)}\b", public_events_json)}
+
+
+def context(state, events, viewer):
+    who = None if viewer == "gm" else viewer
+    return {"game": GAME.title, "game_name": GAME.name, "campaign": "secrets", "turn": 1,
+            "phase": GAME.phase(state), "finished": GAME.finished(state), "viewer": viewer,
+            "viewer_name": viewer, "players": [{"id": p, "name": p, "colour": ""} for p in state["players"]],
+            "names": {p: p for p in state["players"]}, "view": GAME.view(state, who),
+            "events": GAME.view_events(events, who), "due": GAME.due(state),
+            "order_form": GAME.order_form(state, viewer), "image": None,
+            "dice": dice_block(1, b"s" * 32, b"t" * 32, [])}
+
+
+@pytest.mark.parametrize("map_name,players", [("map1", ("ann", "bob", "cy")), ("map2", ("ann", "bob"))])
+def test_views_hold_no_other_hand(map_name, players):
+    rng = random.Random(7)
+    checked = 0
+    for _before, after, _events in games((11, 12), map_name, players):
+        for viewer in list(players) + ["public"]:
+            view = GAME.view(after, viewer)
+            assert set(view["hands"]) == ({viewer} if viewer in players else set())
+            assert "deck" not in view and "discard" not in view
+            assert view["hand_sizes"] == {p: len(after["hands"][p]) for p in players}
+            # the view is the same whatever the hidden cards are
+            assert GAME.view(perturbed(after, viewer, rng), viewer) == view
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("map_name,players", [("map1", ("ann", "bob", "cy")), ("map2", ("ann", "bob", "cy", "dee"))])
+def test_events_and_reports_hold_no_other_hand(map_name, players):
+    deck_draws = 0
+    for turn, (before, after, events) in enumerate(games((21,), map_name, players)):
+        mover = before["to_move"]
+        public = GAME.view_events(events, "public")
+        public_json = json.dumps(public, ensure_ascii=False)
+        for viewer in list(players) + ["public"]:
+            seen = GAME.view_events(events, viewer)
+            kept = [e for e in events if "secret" not in e or viewer == e.get("player") or e["secret"] is not None]
+            assert len(seen) == len(kept)
+            for gm_event, event in zip(kept, seen):
+                if gm_event.get("source") == "deck" and viewer != gm_event["player"]:
+                    deck_draws += 1
+                    assert "card" not in event and event["text"] == f"{mover} drew a card from the deck."
+            secret = held_only_by_others(after, viewer, public_json)
+            texts = [json.dumps(GAME.view(after, viewer), ensure_ascii=False), json.dumps(seen, ensure_ascii=False)]
+            if turn % 10 == 0 or after.get("finished"):
+                reports = [render_report(context(after, events, viewer), f, game_name=GAME.name) for f in FORMATS]
+                # the order form names the map's cities next to the route: geography, not cards
+                texts += [re.sub(r"# cities next to its ends:.*", "", r) for r in reports]
+            for city in secret:
+                for text in texts:
+                    assert not re.search(rf"\b{re.escape(city)}\b", text), (viewer, city, text[:300])
+    assert deck_draws > 20
+
+
+def test_gm_report_shows_every_hand():
+    state = GAME.setup("map1", ["ann", "bob"], {}, Dice(b"gm"))
+    state = GAME.apply_setup(state, {"hands": {"ann": ["Lodz"], "bob": ["Basel"]}})
+    text = render_report(context(state, [], "gm"), "text", game_name=GAME.name)
+    assert "Lodz" in text.split("HANDS (GM only)")[1] and "Basel" in text.split("HANDS (GM only)")[1]
+    ann = render_report(context(state, [], "ann"), "text", game_name=GAME.name)
+    assert "YOUR HAND: Lodz" in ann and "HANDS (GM only)" not in ann
