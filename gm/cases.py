@@ -21,7 +21,7 @@ from .errors import GMError, OrderError, OrderErrors, UsageError
 from .orders import read_frame
 
 CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
-             "expect_errors", "description", "notes"}
+             "expect_errors", "expect_setup_error", "description", "notes"}
 
 
 @dataclass
@@ -106,16 +106,25 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
     game = games.get(str(case["game"]))
     players = [str(p) for p in case.get("players") or []]
     game.check_players(players)
-    options = read_options(game, dict(case.get("options") or {}))
     master = hashlib.sha256(f"case:{case['id']}".encode()).digest()
     fixed = [int(v) for v in case.get("dice") or []]
 
     def dice_for(turn: int) -> Dice:
         return Dice(turn_seed(master, turn), secret_seed=turn_seed(master, turn, secret=True), fixed=fixed)
 
-    state = game.setup(_resolve_map(case, base, game), players, options, dice_for(0))
-    if case.get("setup"):
-        state = game.apply_setup(state, copy.deepcopy(case["setup"]))
+    refusal = case.get("expect_setup_error")
+    try:
+        options = read_options(game, dict(case.get("options") or {}))
+        state = game.setup(_resolve_map(case, base, game), players, options, dice_for(0))
+        if case.get("setup"):
+            state = game.apply_setup(state, copy.deepcopy(case["setup"]))
+    except GMError as exc:
+        if refusal is None:
+            raise
+        return [] if str(refusal).lower() in str(exc).lower() else [
+            f"set-up refused with {str(exc)!r}, which does not contain {refusal!r}"]
+    if refusal is not None:
+        return [f"set-up was accepted, but a refusal containing {refusal!r} was expected"]
     turns = case.get("turns") or []
     problems: list[str] = []
     for n, turn in enumerate(turns, start=1):
@@ -141,7 +150,8 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
                     errs.append(exc)
             # line numbers as in the case's text (the runner's added header shifts them by one)
             shift = 0 if has_header else 1
-            errors[player] = [f"{(e.line or 1) - shift}: {e.message}" for e in errs]
+            # an error on the added header line (e.g. "no orders due") counts as line 1
+            errors[player] = [f"{max(1, (e.line or 1) - shift)}: {e.message}" for e in errs]
         last = n == len(turns)
         if any(errors.values()):
             if not last:

@@ -23,6 +23,11 @@ class _Group(click.Group):
             ctx.exit(exc.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:  # `gm report ... | head`: the reader has gone, nothing to say
+            import os
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(0)
         except Exception as exc:  # a bug: still one line, the traceback only on request
             import os
             if os.environ.get("GM_DEBUG"):
@@ -112,10 +117,11 @@ def status(directory: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
-    click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
     if info["finished"]:
-        click.echo("The game is over.")
+        click.echo(f"{info['campaign']} ({info['game']}): the game is over after turn {info['last_resolved']}; "
+                   f"{info['summary']}")
         return
+    click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
     click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
     click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
     if info["deadline"]:
@@ -248,13 +254,14 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
 
 @map_group.command("check")
 @click.argument("mapfile", type=click.Path(dir_okay=False))
-def map_check(mapfile: str) -> None:
+@click.option("--game", "game_name", help="Whose map format (default: from the folder, else a hex map).")
+def map_check(mapfile: str, game_name: str | None) -> None:
     """Validate a map file and list every error.
 
     Example: gm map check maps/railway-rivals/tutorial.yaml
     """
     from .mapfiles import check_map_file
-    problems = check_map_file(mapfile)
+    problems = check_map_file(mapfile, game_name)
     for line in problems:
         click.echo(line, err=True)
     if problems:
@@ -266,13 +273,14 @@ def map_check(mapfile: str) -> None:
 @map_group.command("render")
 @click.argument("mapfile", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, help="FILE.png or FILE.svg")
-def map_render(mapfile: str, out: str) -> None:
+@click.option("--game", "game_name", help="Whose map format (default: from the folder, else a hex map).")
+def map_render(mapfile: str, out: str, game_name: str | None) -> None:
     """Draw a blank map with every hex number, for authors and for players writing orders.
 
     Example: gm map render maps/railway-rivals/tutorial.yaml -o blank.png
     """
     from .mapfiles import render_map_file
-    render_map_file(mapfile, out)
+    render_map_file(mapfile, out, game_name)
     click.echo(f"Wrote {out}")
 
 

@@ -42,3 +42,20 @@ def test_case_runner_expect_errors(tmp_path):
     case["expect_errors"] = {"a": [2]}
     result = run_case(case, tmp_path)
     assert result.problems == ["a: expected errors on lines [2], got [1] (1: a guess is 1 to 6, not '7')"]
+
+
+def test_case_runner_expect_setup_error(tmp_path):
+    case = {"id": "guess-bad-option", "game": "guess", "players": ["a"], "options": {"turns": "x"},
+            "expect_setup_error": "whole number"}
+    assert run_case(case, tmp_path).ok
+    case["expect_setup_error"] = "something else"
+    assert not run_case(case, tmp_path).ok
+    case["options"] = {}
+    assert run_case(case, tmp_path).problems == [
+        "set-up was accepted, but a refusal containing 'something else' was expected"]
+
+
+def test_case_runner_error_on_added_header_is_line_one(tmp_path):
+    case = {"id": "guess-not-due", "game": "guess", "players": ["a"], "options": {"turns": 0},
+            "turns": [{"orders": {"a": "guess 3"}}], "expect_errors": {"a": [1]}}
+    assert run_case(case, tmp_path).ok, run_case(case, tmp_path).problems

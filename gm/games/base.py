@@ -67,6 +67,14 @@ class Game:
         """Names of the shipped maps ([] for a game with a fixed board)."""
         return []
 
+    def check_map_file(self, path: str) -> list[str] | None:
+        """Every error of a map file of this game, one located line each; None: no map files."""
+        return None
+
+    def render_map_file(self, path: str, out: str) -> bool:
+        """Draw a blank map from a map file to ``out`` (.png/.svg); False when the game cannot."""
+        return False
+
     def default_map(self) -> str | None:
         maps = self.maps()
         return maps[0] if maps else None

@@ -121,8 +121,26 @@ def _effect_text(state: State, player: str, studio: dict | None, studio_name: st
     return _VERB[use] if use in ("Sound", "No Name") else "pass"
 
 
+_FIRST = ["Ada", "Gabe", "Hélène", "Jörg", "Mia", "Ravi", "Sun", "Zoë", "Tomás", "Ines", "Kai", "Lena"]
+_LAST = ["Lovelace", "Newell", "Aubé", "Müller", "Kato", "Singh", "Park", "García", "Okafor", "Berg"]
+_TITLES = ["Managing Director", "Programmer", "Art Director", "Sound Designer", "Writer", "QA Engineer",
+           "Illustrator", "Composer", "Creative Lead", "Producer", ""]
+
+
+def random_deck(rng: random.Random) -> str:
+    """A deck list a player might send as their first orders: 10 to 14 cards."""
+    lines = []
+    for _ in range(rng.randint(10, 14)):
+        name = "" if rng.random() < 0.05 else f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
+        lines.append(f"{name} | {rng.choice(_TITLES)}")
+    return "\n".join(lines) + "\n"
+
+
 def random_turn(game, state: State, player: str, rng: random.Random, tries: int = 20) -> str:
-    """Text of a legal turn: random ones are tried until the parser takes one, else the NMR hire."""
+    """Text of a legal turn: random ones are tried until the parser takes one, else the NMR hire.
+    Before play starts, a random deck list (decks sent as first orders)."""
+    if game.phase(state) == "decks":
+        return random_deck(rng)
     for _ in range(tries):
         text = random_text(state, player, rng)
         try:

@@ -59,6 +59,12 @@ class ThurnUndTaxis(Game):
     def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
         return parse_orders(self._map(state), state, player, lines)
 
+    def check_notes(self, orders: Orders) -> list[str]:
+        return list(orders.get("notes") or [])
+
+    def check_map_file(self, path: str) -> list[str]:
+        return maps.check_file(path)
+
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         if state.get("finished"):
             raise UsageError("the game is over: there is no turn to resolve")
