@@ -381,3 +381,6 @@ def case_run(files: tuple[str, ...]) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+from .cli_mail import mail  # noqa: E402  (gm mail ...)
+main.add_command(mail)

@@ -37,7 +37,7 @@ def play_build_stage(seed: int, map_name: str, players=SIX) -> list[tuple[dict, 
     state = GAME.setup(map_name, players, {}, Dice(turn_seed(MASTER, 0)))
     turns = []
     turn = 1
-    while GAME.due(state):
+    while GAME.due(state) and state["stage"] == "build":
         orders = {p: parse(state, p, GAME.random_orders(state, p, rng)) for p in GAME.due(state)}
         after, _events = GAME.resolve(state, orders, Dice(turn_seed(MASTER, turn)))
         turns.append((state, after))
@@ -53,7 +53,7 @@ def stage() -> list[tuple[dict, dict]]:
 def test_six_build_turns_then_the_operating_stage(stage) -> None:
     assert len(stage) == 6
     final = stage[-1][1]
-    assert final["stage"] == "operate" and final["build_dice"] == [] and GAME.due(final) == []
+    assert final["stage"] == "operate" and final["build_dice"] == [] and GAME.phase(final) == "race round 1"
     assert all(final["track"][p] for p in SIX)  # every company built something
 
 

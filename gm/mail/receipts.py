@@ -16,3 +16,9 @@ def canonical_orders(text: str) -> str:
 
 def receipt(text: str) -> str:
     return hashlib.sha256(canonical_orders(text).encode("utf-8")).hexdigest()
+
+
+def turn_receipts(stored_orders: dict[str, str]) -> dict[str, str]:
+    """Every player's receipt for a turn's stored orders ({player: text} as Campaign.stored_orders
+    gives it), for the turn report: each player can check the GM applied what they sent."""
+    return {player: receipt(text) for player, text in sorted(stored_orders.items())}

@@ -317,7 +317,7 @@ def _end_of_building(state: dict[str, Any], hexmap: HexMap) -> list[dict[str, An
     state["stage"] = "operate"
     state["build_dice"] = []
     events.append({"kind": "stage", "stage": "operate",
-                   "text": "The building stage is over. The operating stage (races) is not implemented yet."})
+                   "text": "The building stage is over."})
     return events
 
 

@@ -15,10 +15,15 @@ from .build import resolve_turn
 from .check import check_orders
 from .form import order_form
 from .orders import read_orders
+from .entries import open_races, read_entries
+from .expansion import read_expansion, resolve_expansion
+from .operate import expansion_budget, resolve_race_round, start_operating, upcoming
+from .operate_form import operating_form
+from .race_bot import expansion_orders_text, race_orders_text
 from .state import OPTIONS, apply_setup, game_map, new_state, read_game_options
 
 
-STAGE_OVER = "the building stage is over: no build orders are taken"
+GAME_OVER = "the game is over: no orders are taken"
 
 
 class RailwayRivals(Game):
@@ -54,21 +59,36 @@ class RailwayRivals(Game):
 
     # ---- turns -------------------------------------------------------------------------------
     def due(self, state) -> list[str]:
-        return list(state["players"]) if state["stage"] == "build" else []
+        return list(state["players"]) if state["stage"] in ("build", "operate") else []
 
     def phase(self, state) -> str:
-        return f"build turn {state['build_turn']}" if state["stage"] == "build" else "operate"
+        if state["stage"] == "build":
+            return f"build turn {state['build_turn']}"
+        if state["stage"] == "operate":
+            if state["operate_phase"] == "expansion":
+                return f"expansion after race round {state['race_round']}"
+            return f"race round {state['race_round']}"
+        return "over"
 
     def summary(self, state) -> str:
-        if state["stage"] != "build":
-            return "the building stage is over (the operating stage is not implemented yet)"
+        if state["stage"] == "over":
+            return "the game is over: " + ", ".join(f"{x['place']}. {x['player']} {x['cash']}"
+                                                    for x in state["ranking"])
+        if state["stage"] == "operate":
+            if state["operate_phase"] == "expansion":
+                return f"expansion after race round {state['race_round']}: up to {expansion_budget(state)} pips"
+            return (f"race round {state['race_round']} of {state['options']['race_rounds']}: races "
+                    f"{', '.join(str(r['id']) for r in open_races(state))}")
         return (f"build turn {state['build_turn']} of {state['build_turns']}, dice "
                 f"{', '.join(map(str, state['build_dice']))}")
 
     def parse(self, state, player: str, lines: list[OrderLine]) -> dict[str, Any]:
         file = lines[0].file if lines else ""
+        if state["stage"] == "operate":
+            return self._parse_operating(state, player, lines, file)
         if state["stage"] != "build":
-            raise OrderErrors([lines[0].error(STAGE_OVER) if lines else _stage_over(file)])
+            raise OrderErrors([lines[0].error(GAME_OVER) if lines else IllegalOrderError(GAME_OVER, line=1, col=1,
+                                                                                          file=file)])
         hexmap = game_map(state)
         orders, errors = read_orders(hexmap, state["companies"], lines)
         problems, notes = check_orders(state, hexmap, player, orders, file)
@@ -76,26 +96,54 @@ class RailwayRivals(Game):
         orders["notes"] = notes
         return orders
 
+    def _parse_operating(self, state, player: str, lines: list[OrderLine], file: str) -> dict[str, Any]:
+        hexmap = game_map(state)
+        if state["operate_phase"] == "expansion":
+            orders, errors = read_expansion(state, hexmap, player, lines, file)
+        else:
+            orders, errors = read_entries(state, hexmap, player, lines)
+        collect(errors)
+        return orders
+
     def check_notes(self, orders: dict[str, Any]) -> list[str]:
         """What `gm check` may print for clean orders: pips per round and the cash they cost."""
         return list((orders or {}).get("notes", []))
 
     def resolve(self, state, orders, dice):
-        if state["stage"] != "build":
-            raise UsageError("the building stage is over: there is no build turn to resolve")
-        return resolve_turn(state, game_map(state), orders, dice)
+        hexmap = game_map(state)
+        if state["stage"] == "build":
+            new, events = resolve_turn(state, hexmap, orders, dice)
+            if new["stage"] == "operate":
+                events[-1:-1] = start_operating(new, hexmap, dice)
+        elif state["stage"] == "operate" and state["operate_phase"] == "expansion":
+            new, events = resolve_expansion(state, hexmap, orders, dice)
+        elif state["stage"] == "operate":
+            new, events = resolve_race_round(state, hexmap, orders, dice)
+        else:
+            raise UsageError("the game is over: there is no turn to resolve")
+        coming = upcoming(new, hexmap)
+        if coming:
+            events.append(coming)
+        history = state.get("cash_history") or [dict(state["cash"])]
+        new["cash_history"] = history + [dict(new["cash"])]
+        return new, events
 
     def default_orders(self, state, player):
-        if state["stage"] != "build" or state["options"].get("nmr") != "bot":
+        if state["stage"] not in ("build", "operate") or state["options"].get("nmr") != "bot":
             return None
-        rng = random.Random(f"nmr {state['build_turn']} {player}")  # the same default on a replay
-        orders = self._parse_text(state, player, bot_orders_text(state, game_map(state), player, rng))
+        turn = len(state.get("cash_history") or [])
+        rng = random.Random(f"nmr {state['build_turn']} {turn} {player}")  # the same default on a replay
+        orders = self._parse_text(state, player, self.random_orders(state, player, rng))
         orders["nmr"] = True
         return orders
 
     def random_orders(self, state, player: str, rng: random.Random) -> str:
+        if state["stage"] == "operate" and state["operate_phase"] == "expansion":
+            return expansion_orders_text(state, game_map(state), player, rng)
+        if state["stage"] == "operate":
+            return race_orders_text(state, game_map(state), player, rng)
         if state["stage"] != "build":
-            raise UsageError(STAGE_OVER)
+            raise UsageError(GAME_OVER)
         return bot_orders_text(state, game_map(state), player, rng)
 
     def _parse_text(self, state, player: str, text: str) -> dict[str, Any]:
@@ -103,6 +151,8 @@ class RailwayRivals(Game):
         return self.parse(state, player, read_frame(text, f"<default {player}>").lines)
 
     def order_form(self, state, player: str) -> str:
+        if state["stage"] == "operate" and player in state["players"]:
+            return operating_form(state, game_map(state), player)
         return order_form(state, game_map(state), player)
 
     # ---- what players see --------------------------------------------------------------------
@@ -112,7 +162,3 @@ class RailwayRivals(Game):
     def render(self, state, viewer, *, events=None):
         from .render import draw  # matplotlib only when drawing
         return draw(self.view(state, viewer), game_map(state), events)
-
-
-def _stage_over(file: str) -> IllegalOrderError:
-    return IllegalOrderError(STAGE_OVER, line=1, col=1, file=file)

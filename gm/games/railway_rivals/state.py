@@ -32,11 +32,21 @@ OPTIONS: dict[str, Option] = {
     "interest_percent": Option(20, "interest taken from an overdraft at the start of each turn "
                                    "(rounded up)", kind=int),
     "build_turns": Option(6, "build turns before the operating stage", kind=int),
+    "race_rounds": Option(6, "rounds of races in the operating stage", kind=int),
+    "max_entries": Option(4, "races a company may enter in one round", kind=int),
+    "fee_cap": Option(10, "most a company may pay one rival in fees for one race", kind=int),
+    "winner_prize": Option(20, "cash for winning a race (special runs pay double)", kind=int),
+    "runner_up_prize": Option(10, "cash for the runner-up (tied runners-up share it, rounded up)", kind=int),
+    "tie_prize": Option(15, "cash for each company tied for first", kind=int),
+    "expansion_budget": Option(10, "pips a company may buy (1 cash each) after the first round of races",
+                               kind=int),
+    "expansion_step": Option(2, "how much the expansion budget falls after each further round", kind=int),
     "nmr": Option("nothing", "a company without orders: nothing (builds nothing) or bot (a default "
                              "build towards the nearest unreached town)", choices=("nothing", "bot"), kind=str),
 }
 SETUP_KEYS = ("cash", "track", "towns_reached", "build_dice", "build_turn", "ferries", "leaps", "companies",
-              "foreign_track", "stage")
+              "foreign_track", "stage", "schedule", "race_round", "operate_phase", "carried_over", "races_won",
+              "races_entered")
 
 
 def game_map(state: dict[str, Any]) -> HexMap:
@@ -52,10 +62,11 @@ def read_game_options(options: dict[str, Any], hexmap: HexMap) -> dict[str, Any]
             value = option.read(key, hexmap.rules[key])
         chosen[key] = option.read(key, value) if isinstance(value, str) else value
     chosen["leapfrog"] = bool(chosen["leapfrog"])
-    for key in ("leap_length", "leaps_per_rival", "build_turns"):
+    for key in ("leap_length", "leaps_per_rival", "build_turns", "race_rounds", "max_entries"):
         if not isinstance(chosen[key], int) or chosen[key] < 1:
             raise UsageError(f"option {key} must be a whole number of at least 1, not {chosen[key]!r}")
-    for key in ("starting_cash", "town_bonus", "interest_percent"):
+    for key in ("starting_cash", "town_bonus", "interest_percent", "fee_cap", "winner_prize", "runner_up_prize",
+                "tie_prize", "expansion_budget", "expansion_step"):
         if not isinstance(chosen[key], int) or chosen[key] < 0:
             raise UsageError(f"option {key} must be a whole number of at least 0, not {chosen[key]!r}")
     return chosen
@@ -132,6 +143,9 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
         if overrides["stage"] not in ("build", "operate"):
             raise UsageError(f"set-up stage is build or operate, not {overrides['stage']!r}")
         new["stage"] = overrides["stage"]
+    if new["stage"] == "operate":
+        from .setup_operate import apply_operate_setup  # the operating stage's own keys
+        new = apply_operate_setup(new, hexmap, overrides)
     if "ferries" in overrides:
         new["ferries"] = {}
         for ferry_id, owner in (overrides["ferries"] or {}).items():

@@ -1,0 +1,139 @@
+"""Deadlines and missed turns: the current turn's deadline (date and time with a zone), a grace
+period and the NMR policy from campaign.yaml; who is in, who is missing, how long is left."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import games
+from .campaign import Campaign
+from .errors import CampaignError
+
+POLICIES = {
+    "hold": "If your orders are missing after the deadline, the GM decides what happens.",
+    "default": "If your orders are missing after the deadline, the game's default orders are used.",
+    "bot": "If your orders are missing after the deadline, the game's bot plays for you.",
+}
+_GRACE = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
+
+
+def _where(campaign: Campaign) -> str:
+    return str(campaign.path / "campaign.yaml")
+
+
+def read_deadline(campaign: Campaign) -> dt.datetime | None:
+    value = campaign.config.get("deadline")
+    if value in (None, ""):
+        return None
+    if isinstance(value, dt.datetime):
+        when = value
+    else:
+        try:
+            when = dt.datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise CampaignError(f"{_where(campaign)}: deadline {value!r} is not a date and time; "
+                                "write e.g. 2026-12-01T18:00+01:00") from None
+    if when.tzinfo is None:
+        raise CampaignError(f"{_where(campaign)}: deadline {value!r} needs a zone, e.g. "
+                            f"{when.isoformat(timespec='minutes')}+00:00")
+    return when
+
+
+def read_grace(campaign: Campaign) -> dt.timedelta:
+    value = campaign.config.get("grace")
+    if value in (None, "", 0):
+        return dt.timedelta(0)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return dt.timedelta(hours=value)
+    match = _GRACE.match(str(value))
+    if not match or not any(match.groups()):
+        raise CampaignError(f"{_where(campaign)}: grace {value!r} is a period like 12h, 1d, 1d 6h or 90m")
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    return dt.timedelta(days=days, hours=hours, minutes=minutes)
+
+
+def read_policy(campaign: Campaign) -> str:
+    policy = str(campaign.config.get("nmr_policy") or "default")
+    if policy not in POLICIES:
+        raise CampaignError(f"{_where(campaign)}: nmr_policy is one of {', '.join(POLICIES)}, not {policy!r}")
+    return policy
+
+
+def format_period(period: dt.timedelta) -> str:
+    minutes = int(abs(period).total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{days}d"] * bool(days) + [f"{hours}h"] * bool(hours) + [f"{mins}m"] * bool(mins or not (days or hours))
+    return " ".join(parts)
+
+
+@dataclass
+class DeadlineStatus:
+    turn: int
+    deadline: dt.datetime | None
+    grace: dt.timedelta
+    policy: str
+    now: dt.datetime
+    due: list[str]
+    arrived: list[str]
+    missing: list[str]
+
+    @property
+    def final(self) -> dt.datetime | None:
+        """When the grace period ends: after it the missed-turn policy applies."""
+        return self.deadline + self.grace if self.deadline else None
+
+    @property
+    def phase(self) -> str:
+        """none (no deadline), open, grace (deadline passed, grace running) or passed."""
+        if self.deadline is None:
+            return "none"
+        if self.now < self.deadline:
+            return "open"
+        return "grace" if self.now < self.final else "passed"
+
+    @property
+    def left(self) -> str:
+        if self.deadline is None:
+            return "no deadline set"
+        if self.phase == "open":
+            return f"{format_period(self.deadline - self.now)} left"
+        if self.phase == "grace":
+            return f"deadline passed; {format_period(self.final - self.now)} of grace left"
+        return f"passed {format_period(self.now - self.final)} ago"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "deadline": self.deadline.isoformat() if self.deadline else None,
+                "grace": format_period(self.grace) if self.grace else None, "policy": self.policy,
+                "phase": self.phase, "left": self.left, "due": self.due, "in": self.arrived,
+                "missing": self.missing}
+
+
+def deadline_status(campaign: Campaign, now: dt.datetime | None = None) -> DeadlineStatus:
+    game = games.get(campaign.game_name)
+    turn = campaign.current_turn
+    due = list(game.due(campaign.state()))
+    stored = campaign.stored_orders(turn)
+    arrived = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return DeadlineStatus(turn, read_deadline(campaign), read_grace(campaign), read_policy(campaign), now,
+                          due, arrived, [p for p in due if p not in arrived])
+
+
+def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str | None:
+    """Why `gm resolve` without --force should wait, or None when it may run now: every due player
+    is in (it may run early), or the deadline and grace have passed and the policy is not hold."""
+    info = deadline_status(campaign, now)
+    if not info.missing:
+        return None
+    waiting = ", ".join(info.missing)
+    if info.phase in ("open", "grace"):
+        return f"turn {info.turn}: waiting for orders from {waiting}; deadline {info.deadline.isoformat()} ({info.left})"
+    if info.phase == "passed" and info.policy != "hold":
+        return None
+    if info.phase == "passed":
+        return (f"turn {info.turn}: the deadline has passed without orders from {waiting}; the policy is hold: "
+                "the GM decides (gm resolve --force applies the game's default orders)")
+    return f"turn {info.turn}: waiting for orders from {waiting} (no deadline set; gm resolve --force to go on)"

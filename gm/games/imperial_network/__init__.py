@@ -1,0 +1,136 @@
+"""Imperial Network: the 1920s rail-and-war economy game (rules: docs/rules/imperial-network.md).
+
+Simultaneous: every player sends one message a turn with ranked buy and train lists, routes and
+factory orders; the turn is resolved in forward (buying) and reverse (trains) seat order.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...dice import Dice
+from ...orders import OrderLine, read_frame
+from ...errors import OrderErrors
+from ..base import Event, Game, Option, Orders, State
+from . import bot, views
+from .cards import Cards, load_cards
+from .data import GameMap, load_map, shipped
+from .orders import empty_orders, parse_orders
+from .setup_state import apply_setup, new_game
+from .turn import resolve_turn
+
+
+class ImperialNetwork(Game):
+    name = "imperial-network"
+    title = "Imperial Network"
+    sequential = False
+    min_players = 3
+    max_players = 5
+    image_name = "map"
+    options = {
+        "fatherland": Option("also", "Fatherland victory (every neighbour annexed): off, also, or only "
+                             "(then owning all trains does not end the game)", ("off", "also", "only")),
+        "turn_limit": Option(40, "the game also ends after this turn, highest capital winning (0: no limit)",
+                             kind=int),
+    }
+
+    def maps(self) -> list[str]:
+        return shipped()
+
+    def default_map(self) -> str | None:
+        return "europe-1920"
+
+    def _data(self, state: State) -> tuple[GameMap, Cards]:
+        gmap = load_map(state["map"])
+        return gmap, load_cards(gmap)
+
+    def setup(self, map_name, players, options, dice: Dice) -> State:
+        self.check_players(players)
+        name = map_name or self.default_map()
+        gmap = load_map(name)
+        return new_game(gmap, load_cards(gmap), name, players, options, dice)
+
+    def due(self, state: State) -> list[str]:
+        return [] if state["winner"] is not None else list(state["players"])
+
+    def phase(self, state: State) -> str:
+        if state["winner"] is not None:
+            return "finished"
+        if state["last_turn"]:
+            return "last turn"
+        return "war" if state["war"] else "peace"
+
+    def finished(self, state: State) -> bool:
+        return state["winner"] is not None
+
+    def summary(self, state: State) -> str:
+        if state["winner"] is not None:
+            won = ", ".join(state["winner"]) or "nobody"
+            return f"game over ({state['result']}): {won} win(s)"
+        war = f", war against {state['war']['target']}" if state["war"] else ""
+        return f"turn {state['turn'] + 1}: {self.phase(state)}{war}"
+
+    def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
+        gmap, cards = self._data(state)
+        return parse_orders(state, gmap, cards, player, lines)
+
+    def check_notes(self, orders: Orders) -> list[str]:
+        return [f"buy (ranked): {len(orders['buy'])} choice(s); trains (ranked): {len(orders['trains'])} line(s); "
+                f"routes: {len(orders['routes'])}"]
+
+    def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+        gmap, cards = self._data(state)
+        return resolve_turn(state, gmap, cards, orders, dice, state["options"])
+
+    def view(self, state: State, viewer: str | None) -> State:
+        gmap, cards = self._data(state)
+        return views.view(state, gmap, cards, viewer)
+
+    def default_orders(self, state: State, player: str) -> Orders | None:
+        if state["winner"] is not None:
+            return None
+        gmap, cards = self._data(state)
+        text = bot.write_orders(state, gmap, cards, player)
+        try:
+            return parse_orders(state, gmap, cards, player, read_frame(text).lines)
+        except OrderErrors:  # the bot must never stall a turn: nothing rather than a bad order
+            return empty_orders()
+
+    def random_orders(self, state: State, player: str, rng: random.Random) -> str:
+        gmap, cards = self._data(state)
+        return bot.write_orders(state, gmap, cards, player, rng)
+
+    def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
+        gmap, cards = self._data(state)
+        return apply_setup(state, gmap, cards, overrides)
+
+    def order_form(self, state: State, player: str) -> str:
+        if state["winner"] is not None or player not in state["players"]:
+            return ""
+        gmap, cards = self._data(state)
+        return _form(state, gmap, cards, player)
+
+    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
+        from . import render  # matplotlib only when drawing
+        gmap, cards = self._data(state)
+        return render.draw_map(gmap, self.view(state, viewer))
+
+
+def _form(state: State, gmap: GameMap, cards: Cards, player: str) -> str:
+    own = ", ".join(f"{k} {c}" for c, k in sorted(state["buildings"][player].items())) or "none"
+    lines = [f"# market: {', '.join(state['market']) or 'empty'}",
+             f"# your cash {state['cash'][player]} RM, trains {state['trains_owned'][player]}; buildings: {own}"]
+    if state["hand"][player]:
+        lines.append(f"# unused cards in your hand: {', '.join(state['hand'][player])}  (place: KIND CITY)")
+    if state["war"]:
+        lines.append(f"# WAR against {state['war']['target']}: front line {', '.join(gmap.front_line(state['war']['target']))}")
+        lines.append("# convert: CITY   (a factory becomes barracks at its cost again)")
+    lines += ["# buy: ranked choices, e.g. station Hamburg; factory Leipzig; permit Italy",
+              "buy: ", "# trains: ranked lines, e.g. Erfurt-Leipzig, Leipzig-Dresden",
+              "trains: ", "# route: CITY CITY ... (one line per route)", "route: ",
+              "factory: all"]
+    text = "\n".join(lines) + "\n"
+    return text.replace("buy: \n", "# buy: \n").replace("trains: \n", "# trains: \n").replace("route: \n", "# route: \n")
+
+
+GAME = ImperialNetwork()

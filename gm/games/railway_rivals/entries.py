@@ -1,0 +1,220 @@
+"""Entering races: `race 3: Isengard 0507 0508 Edoras` — reading the lines, checking the routes, fees.
+
+Orders of a race round are plain data:
+  {"entries": [{"race", "line", "col", "route": [{"hex", "kind": start|run|ferry, "ferry"?, "col"}],
+                "fees": [{"to", "country"?, "amount", "hexes"}], "pips"}], "notes": [...]}
+A route runs along existing track from the race's start town to its destination, never entering a
+hex twice. It costs 1 a hex of a rival's track (to that rival), the foreign country's fee a hex of
+its permitted routes, and a ferry's use fee for a rival's ferry; at most ``fee_cap`` to one rival.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gm.errors import OrderError
+from gm.hexmap.model import HexMap
+from gm.names import fold, suggestion
+from gm.orders import OrderLine
+
+from .company import place_name
+from .links import link_key
+from .network import Network, place_of, race_ends, railway, route_pips
+from .orders import _Round
+
+BANK = "bank"
+_RACE = re.compile(r"race\b\s*(\S*?)\s*[:.]", re.IGNORECASE)
+EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
+
+
+def open_races(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """This round's races: those carried over from earlier rounds first, then the round's own."""
+    if state.get("stage") != "operate" or not state.get("schedule"):
+        return []
+    return list(state.get("carried_over", [])) + list(state["schedule"][state["race_round"] - 1])
+
+
+def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
+    """A race runs when track (any company's, foreign, ferries) joins its start and destination."""
+    start, goals = race_ends(hexmap, race)
+    return net.connected([start], goals)
+
+
+def route_fees(net: Network, player: str, route: list[dict[str, Any]], seat: list[str]) -> list[dict[str, Any]]:
+    """What the route costs, one row per payee. A link several rivals share is paid to the one owed
+    least so far (then in seat order), which keeps entries under the cap where that is possible."""
+    rivals: dict[str, int] = {}
+    countries: dict[str, int] = {}
+    ferries: dict[str, int] = {}
+    for prev, step in zip(route, route[1:]):
+        if step["kind"] == "ferry":
+            owner = net.ferries.get(step["ferry"])
+            if owner and owner != player:
+                ferries[owner] = ferries.get(owner, 0) + net.hexmap.ferry(step["ferry"]).use_fee
+            continue
+        key = link_key(prev["hex"], step["hex"])
+        owners = net.owners.get(key, [])
+        if player in owners:
+            continue
+        if owners:
+            payee = min(owners, key=lambda q: (rivals.get(q, 0), seat.index(q)))
+            rivals[payee] = rivals.get(payee, 0) + 1
+        elif key in net.foreign:
+            country = net.foreign[key]
+            countries[country] = countries.get(country, 0) + 1
+    fees = []
+    for q in seat:
+        if q in rivals or q in ferries:
+            fees.append({"to": q, "amount": rivals.get(q, 0) + ferries.get(q, 0), "hexes": rivals.get(q, 0),
+                         "ferry": ferries.get(q, 0)})
+    for country, hexes in sorted(countries.items()):
+        fee = next(c.fee_per_hex for c in net.hexmap.foreign if c.name == country)
+        fees.append({"to": BANK, "country": country, "amount": hexes * fee, "hexes": hexes, "ferry": 0})
+    return fees
+
+
+class _RouteReader(_Round):
+    """Reads one route: places (hexes, town names or numbers, straight runs) and 'ferry F1'."""
+
+    def read_route(self, body: str) -> list[dict[str, Any]] | None:
+        toks = [t for t in self.tokens(body) if t[1] not in ("(", ")") and t[1][0] not in "-\u2013\u2014"]
+        if not toks:
+            self.syntax(f"the race needs its route, e.g. {EXAMPLE}", 0)
+            return None
+        segment: dict[str, Any] = {"steps": []}
+        start, i = self.place(toks, 0, toks[0][0])
+        here, fine = start, start is not None
+        route = [{"hex": start, "kind": "start", "col": self.line.col + self.base + toks[0][0]}]
+        while i < len(toks):
+            at, tok = toks[i]
+            word = fold(tok)
+            if tok == ";":
+                self.syntax("a race has one route: write each race on its own line", at)
+                return None
+            if word == "leap":
+                self.error("trains do not leap: list the hexes of the track the train runs along", at)
+                return None
+            if word == "ferry":
+                i, here = self.ferry(toks, i + 1, at, segment, here)
+            else:
+                label, i = self.place(toks, i, at)
+                if label is None:
+                    fine = False
+                    continue
+                if here is not None:
+                    here = self.build_to(segment, here, label, at)
+            if here is None:
+                fine = False
+                break
+        for step in segment["steps"]:
+            kind = "ferry" if step["kind"] == "ferry" else "run"
+            route.append({"hex": step["hex"], "kind": kind, "col": step["col"],
+                          **({"ferry": step["ferry"]} if kind == "ferry" else {})})
+        return route if fine else None
+
+
+def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list[OrderLine]
+                 ) -> tuple[dict[str, Any], list[OrderError]]:
+    """The entries of one player's race orders and every error in them (nothing is charged here)."""
+    errors: list[OrderError] = []
+    options = state["options"]
+    races = {r["id"]: r for r in open_races(state)}
+    net = railway(state, hexmap)
+    names = {p: c["name"] for p, c in state["companies"].items()}
+    entries: list[dict[str, Any]] = []
+    seen: dict[int, int] = {}
+    for line in lines:
+        header = _RACE.match(line.text)
+        if not header:
+            first = line.text.split()[0] if line.text.split() else line.text
+            if fold(first).startswith("round"):
+                errors.append(line.error("the building stage is over: no build orders are taken"))
+            else:
+                errors.append(line.syntax(f"expected a race entry like '{EXAMPLE}', not {first!r}"
+                                          f"{suggestion(first.rstrip(':'), ['race'])}"))
+            continue
+        number = header.group(1)
+        shown = ", ".join(str(r) for r in races) or "none"
+        if not number.isdigit() or int(number) not in races:
+            what = f"race {number}" if number else "a race without a number"
+            errors.append(line.error(f"{what} is not run this round; this round's races: {shown}",
+                                     header.start(1) if number else 0))
+            continue
+        race = races[int(number)]
+        if race["id"] in seen:
+            errors.append(line.error(f"race {race['id']} is entered twice (first on line {seen[race['id']]})"))
+            continue
+        seen[race["id"]] = line.number
+        if len(seen) > options["max_entries"]:
+            errors.append(line.error(f"a {_ordinal(len(seen))} entry: a company enters at most "
+                                     f"{options['max_entries']} races a round"))
+            continue
+        before = len(errors)
+        route = _RouteReader(hexmap, state["companies"], line, header.end(), errors).read_route(line.text[header.end():])
+        if route is None or len(errors) > before:
+            continue
+        problems = route_problems(net, hexmap, race, route)
+        for message, col in problems:
+            errors.append(line.error(message, col - line.col))
+        if problems:
+            continue
+        fees = route_fees(net, player, route, state["players"])
+        over = [f for f in fees if f["to"] != BANK and f["amount"] > options["fee_cap"]]
+        for f in over:
+            errors.append(line.error(f"the route costs {f['amount']} in fees to {names[f['to']]}, more than the "
+                                     f"{options['fee_cap']} a company may pay one rival in a race"))
+        if over:
+            continue
+        entries.append({"race": race["id"], "line": line.number, "col": line.col, "route": route, "fees": fees,
+                        "pips": route_pips(hexmap, route)})
+    return {"entries": entries, "notes": entry_notes(state, hexmap, player, entries)}, errors
+
+
+def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: list[dict[str, Any]]
+                   ) -> list[tuple[str, int]]:
+    """(message, column) for each thing wrong with a route for this race."""
+    problems = []
+    start, goals = race_ends(hexmap, race)
+    if route[0]["hex"] != start:
+        problems.append((f"race {race['id']} starts at {place_of(hexmap, race['from'])}, hex {start}, "
+                         f"not {place_name(hexmap, route[0]['hex'])}", route[0]["col"]))
+    seen = {route[0]["hex"]: 0}
+    for n, (prev, step) in enumerate(zip(route, route[1:]), start=1):
+        a, b = prev["hex"], step["hex"]
+        if step["kind"] == "ferry":
+            if step["ferry"] not in net.ferries:
+                problems.append((f"ferry {step['ferry']} was never built: no train can use it", step["col"]))
+        elif not net.has_link(a, b):
+            problems.append((f"the route leaves the track: there is no track from {place_name(hexmap, a)} "
+                             f"to {place_name(hexmap, b)}", step["col"]))
+        if b in seen:
+            problems.append((f"the route enters {place_name(hexmap, b)} twice", step["col"]))
+        seen[b] = n
+        if b in goals and n < len(route) - 1:
+            problems.append((f"the route reaches {place_of(hexmap, race['to'])} at {b} and goes on: end it there",
+                             route[n + 1]["col"]))
+    if route[-1]["hex"] not in goals:
+        problems.append((f"race {race['id']} ends at {place_of(hexmap, race['to'])} "
+                         f"({', '.join(goals)}), not at {place_name(hexmap, route[-1]['hex'])}", route[-1]["col"]))
+    return problems
+
+
+def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: list[dict[str, Any]]) -> list[str]:
+    """What `gm check` prints: each entry's pips and fees, and the cash they take together."""
+    names = {p: c["name"] for p, c in state["companies"].items()}
+    notes, total = [], 0
+    for e in entries:
+        paid = sum(f["amount"] for f in e["fees"])
+        total += paid
+        detail = ", ".join(f"{f['amount']} to {f.get('country') or names[f['to']]}" for f in e["fees"])
+        notes.append(f"race {e['race']}: {len(e['route']) - 1} hexes, {e['pips']} pips; "
+                     + (f"fees {paid} ({detail})" if paid else "no fees"))
+    if entries:
+        cash = state["cash"][player]
+        notes.append(f"fees {total} in all, cash {cash}" + ("" if total <= cash else
+                     ": an entry whose fees the cash left cannot pay is refused when the round is run"))
+    return notes
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")

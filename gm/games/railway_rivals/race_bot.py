@@ -1,0 +1,90 @@
+"""A simple operator for bots, conformance playouts and missed turns in the operating stage.
+
+Races: it enters the races it can run most cheaply (special runs first, then lowest fees), each by
+the route that is cheapest in fees and then in pips, within the fee cap and the cash it has.
+Expansion: it builds towards the nearest town its network does not reach, within budget and cash.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gm.hexmap.model import HexMap
+from gm.hexmap.paths import cheapest_path_from
+
+from .bot import _plan_round
+from .company import Builder, track_links
+from .entries import BANK, open_races, route_fees, runnable
+from .links import link_key
+from .network import Network, MOUNTAIN, race_ends, railway
+from .operate import expansion_budget
+
+
+def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: list[str]
+               ) -> list[dict[str, Any]] | None:
+    """The route cheapest in fees (then pips) as route steps, or None when no track joins them."""
+    def cost(a: str, b: str) -> int:
+        pips = 2 if hexmap.terrain.get(b) == MOUNTAIN else 1
+        ferry = net.ferry_between(a, b) if not net.has_link(a, b) else None
+        if ferry:
+            owner = net.ferries[ferry]
+            return (0 if owner == player else hexmap.ferry(ferry).use_fee * 100) + 2
+        owners = net.owners.get(link_key(a, b), [])
+        fee = 0 if player in owners else 1
+        return fee * 100 + pips
+
+    found = cheapest_path_from([start], goals, lambda h: sorted(net.next_to.get(h, ())), cost)
+    if found is None:
+        return None
+    path = found[1]
+    route = [{"hex": path[0], "kind": "start", "col": 0}]
+    for a, b in zip(path, path[1:]):
+        ferry = net.ferry_between(a, b) if not net.has_link(a, b) else None
+        route.append({"hex": b, "kind": "ferry", "ferry": ferry, "col": 0} if ferry else
+                     {"hex": b, "kind": "run", "col": 0})
+    return route
+
+
+def route_text(route: list[dict[str, Any]]) -> str:
+    return " ".join(f"ferry {s['ferry']}" if s["kind"] == "ferry" else s["hex"] for s in route)
+
+
+def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
+    net = railway(state, hexmap)
+    options = state["options"]
+    choices = []
+    for race in open_races(state):
+        if not runnable(net, hexmap, race):
+            continue
+        start, goals = race_ends(hexmap, race)
+        route = best_route(net, hexmap, player, start, goals)
+        if route is None:
+            continue
+        fees = route_fees(net, player, route, state["players"])
+        if any(f["to"] != BANK and f["amount"] > options["fee_cap"] for f in fees):
+            continue
+        total = sum(f["amount"] for f in fees)
+        choices.append((not race["special"], total, rng.random(), race["id"], route, total))
+    lines = [f"# races entered for {player} by the bot: the cheapest it can run"]
+    cash = state["cash"][player]
+    for _, _, _, race_id, route, total in sorted(choices)[:options["max_entries"]]:
+        if total > cash:
+            continue
+        cash -= total
+        lines.append(f"race {race_id}: {route_text(route)}")
+    return "\n".join(lines) + "\n"
+
+
+def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
+    budget = min(expansion_budget(state), max(state["cash"][player] - 2, 0))  # keep a little for fees
+    lines = [f"# expansion for {player} by the bot: towards the nearest unreached town"]
+    if budget <= 0:
+        return "\n".join(lines) + "\n"
+    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
+    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
+    rival_links = set().union(*rivals.values()) if rivals else set()
+    rival_hexes = {h for link in rival_links for h in link}
+    segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
+    if segments:
+        lines.append("expand: " + "; ".join(segments))
+    return "\n".join(lines) + "\n"
