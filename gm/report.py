@@ -26,21 +26,19 @@ def format_ext(fmt: str) -> str:
     raise UsageError(f"unknown report format {fmt!r}{suggestion(fmt, FORMATS)}; formats: {', '.join(FORMATS)}")
 
 
-def _select_autoescape(name: str | None) -> bool:
-    return bool(name) and (name.endswith(".html.j2") or name.endswith(".html"))
+_ENVIRONMENTS: dict[tuple[tuple[str, ...], bool], jinja2.Environment] = {}
 
 
-_ENVIRONMENTS: dict[tuple[str, ...], jinja2.Environment] = {}
-
-
-def environment(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
-    key = tuple(str(d) for d in extra_dirs)
+def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jinja2.Environment:
+    """The environment for one output kind. HTML reports get their own environment that escapes in
+    every template, so a shared partial or macro included from an HTML report is escaped too."""
+    key = (tuple(str(d) for d in extra_dirs), html)
     env = _ENVIRONMENTS.get(key)
     if env is None:
         dirs = [str(d) for d in extra_dirs] + [str(TEMPLATES)]  # a missing folder is simply skipped
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(dirs),
-            autoescape=_select_autoescape,
+            autoescape=html,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
@@ -63,7 +61,7 @@ def _md_escape(text: Any) -> str:
 def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
                   template_dirs: tuple[Path, ...] = ()) -> str:
     ext = format_ext(fmt)
-    env = environment(template_dirs)
+    env = environment(template_dirs, html=ext == "html")
     template = env.select_template([f"{game_name}/report.{ext}.j2", f"report.{ext}.j2"])
     return template.render(**context, ext=ext)
 

@@ -249,3 +249,11 @@ def test_replay_with_turn_headers(camp, tmp_path):
             run("submit", camp, orders(tmp_path, f"{p}.txt", f"player: {p}\nturn: {turn}\nguess 3\n"))
         run("resolve", camp)
     assert "every state matches" in run("replay", camp).output
+
+
+def test_html_reports_escape_names(tmp_path, fixed_master):
+    camp = tmp_path / "esc"
+    engine.new_campaign(camp, "guess", ["ann:Ann <b>&amp;", "bob"], master=fixed_master)
+    html = run("report", camp, "--public", "--format", "html").output
+    assert "Ann &lt;b&gt;&amp;amp;" in html and "<b>&amp;" not in html
+    assert "Ann <b>&amp;" in run("report", camp, "--public").output  # text stays as written

@@ -199,3 +199,53 @@ def test_reminders_go_once_per_deadline_to_missing_players(king, smtp_server):
 def test_remind_without_a_deadline_is_a_usage_error(king):
     result = CliRunner().invoke(main, ["mail", "remind", str(king.path)])
     assert result.exit_code == 2 and result.output.startswith("Error: no deadline set")
+
+
+def _certificate(folder):
+    """A throw-away certificate for 127.0.0.1 made with the openssl command."""
+    import shutil as sh
+    import subprocess
+    if not sh.which("openssl"):
+        pytest.skip("the openssl command is needed to make a test certificate")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                    "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+@pytest.mark.parametrize("security", ["starttls", "ssl"])
+def test_tls_and_login(king, tmp_path, monkeypatch, security):
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+    cert, key = _certificate(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login, auth_data.password))
+        return AuthResult(success=(auth_data.login, auth_data.password) == (b"gm", b"smtp-pass"))
+
+    handler = Recorder()
+    port = _free_port()
+    tls = {"tls_context": context, "require_starttls": True} if security == "starttls" else {"ssl_context": context}
+    controller = Controller(handler, hostname="127.0.0.1", port=port, authenticator=authenticator,
+                            auth_require_tls=True, ready_timeout=10, **tls)
+    if security == "ssl":
+        controller.server_kwargs = {}
+    controller.start()
+    try:
+        shutil.copy(cert, king.path / "secret" / "ca.pem")
+        camp = with_smtp(king, port, security=security, user="gm", password_env="GM_TEST_SMTP", cafile="secret/ca.pem")
+        monkeypatch.setenv("GM_TEST_SMTP", "smtp-pass")
+        result = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
+        assert result.exit_code == 0, result.output
+        assert len(handler.messages) == 2 and logins == [(b"gm", b"smtp-pass")]
+        monkeypatch.setenv("GM_TEST_SMTP", "wrong")
+        (camp.path / "outbox" / "sent.yaml").unlink()
+        refused = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
+        assert refused.exit_code == 2 and "login refused (535" in refused.output
+    finally:
+        controller.stop()

@@ -47,7 +47,11 @@ def already_sent(campaign: Campaign) -> dict[str, Any]:
 
 def _connect(campaign: Campaign, settings: dict[str, Any]) -> smtplib.SMTP:
     host, port, timeout = settings["host"], settings["port"], settings["timeout"]
-    context = ssl.create_default_context()
+    cafile = settings.get("cafile")  # a private server's certificate authority, relative to the campaign
+    try:
+        context = ssl.create_default_context(cafile=str(campaign.path / str(cafile)) if cafile else None)
+    except (OSError, ssl.SSLError) as exc:
+        raise MailError(f"mail.smtp.cafile {cafile!r}: cannot load it ({exc})") from None
     if settings["security"] == "ssl":
         conn: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=timeout, context=context)
     else:
