@@ -38,6 +38,7 @@ def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jin
         dirs = [str(d) for d in extra_dirs] + [str(TEMPLATES)]  # a missing folder is simply skipped
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(dirs),
+            bytecode_cache=_bytecode_cache(),
             autoescape=html,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
@@ -49,6 +50,19 @@ def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jin
         env.filters["signed"] = lambda n: f"{n:+d}" if isinstance(n, int) else str(n)
         _ENVIRONMENTS[key] = env
     return env
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs (keyed by template source), so that `gm resolve`
+    does not recompile every template each time; none when no cache folder can be made."""
+    import os
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "gm", "jinja")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
 
 
 def _md_escape(text: Any) -> str:

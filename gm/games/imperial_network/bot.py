@@ -78,7 +78,9 @@ def _front_lines(state, gmap, player, closed) -> list[str]:
             continue
         spare = [line_key(city, n) for n in gmap.neighbours[city]
                  if line_key(city, n) not in closed and (n in front or city in front)]
-        out += [k for k in keys + spare if k not in out]
+        for key in keys + spare:
+            if key not in out:
+                out.append(key)
     return out
 
 
@@ -153,6 +155,17 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
     return ranked
 
 
+def _factory_order(state, gmap, cards, player, trains) -> str:
+    """The leader in capital buys all the trains it can (racing to the end); the others buy only
+    the trains their routes want, and bank the rest."""
+    from .rules import capital
+    mine = capital(state, cards, player)
+    if all(mine >= capital(state, cards, p) for p in state["players"]):
+        return "all"
+    wanted = sum(len(path) - 1 for _, path in candidate_routes(state, gmap, player, set()))
+    return str(max(0, min(wanted, 12) - state["trains_owned"][player]))
+
+
 def write_orders(state: State, gmap: GameMap, cards: Cards, player: str, rng: random.Random | None = None) -> str:
     if state.get("winner") is not None:
         return ""
@@ -164,7 +177,7 @@ def write_orders(state: State, gmap: GameMap, cards: Cards, player: str, rng: ra
     if trains:
         lines.append("trains: " + ", ".join(trains))
     lines += ["route: " + " ".join(r) for r in routes]
-    lines.append("factory: all")
+    lines.append(f"factory: {_factory_order(state, gmap, cards, player, trains)}")
     war = state["war"]
     if war and state["cash"][player] >= cards.cost["factory"] and not any(b.startswith("barracks") for b in buys):
         factories = sorted(c for c, k in state["buildings"][player].items() if k == "factory")

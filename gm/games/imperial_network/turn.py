@@ -32,7 +32,7 @@ def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, An
     utilise(state, gmap, cards, list(reversed(order)), orders, log)
     settle(state, gmap, cards, orders, options, progress, log)
     if state["winner"] is None:
-        state["first"] = (state["first"] + 1) % len(state["seats"])
+        state["first"] = (state["first"] - 1) % len(state["seats"])  # the last buyer buys first next
         deal(state, gmap, cards, dice, log)
     return state, log
 

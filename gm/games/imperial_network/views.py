@@ -6,7 +6,7 @@ from typing import Any
 
 from .cards import Cards
 from .data import GameMap
-from .rules import capital, forward_order
+from .rules import capital, closed_lines, forward_order
 
 HIDDEN = ("deck", "discard", "war_deck", "war_discard", "hand")
 
@@ -25,5 +25,6 @@ def view(state: dict[str, Any], gmap: GameMap, cards: Cards, viewer: str | None)
     out["forward_order"] = forward_order(state)
     out["front_line"] = gmap.front_line(state["war"]["target"]) if state["war"] else []
     out["event_info"] = cards.info(state["event"]["card"]) if state["event"] else None
+    out["closed_lines"] = sorted(closed_lines(state, gmap, cards))
     out["market_info"] = [{"card": c, **cards.info(c)} for c in state["market"]]
     return out

@@ -84,6 +84,7 @@ class _RouteReader(_Round):
         segment: dict[str, Any] = {"steps": []}
         start, i = self.place(toks, 0, toks[0][0])
         here, fine = start, start is not None
+        landed: str | None = None
         route = [{"hex": start, "kind": "start", "col": self.line.col + self.base + toks[0][0]}]
         while i < len(toks):
             at, tok = toks[i]
@@ -96,13 +97,15 @@ class _RouteReader(_Round):
                 return None
             if word == "ferry":
                 i, here = self.ferry(toks, i + 1, at, segment, here)
+                landed = here
             else:
                 label, i = self.place(toks, i, at)
                 if label is None:
                     fine = False
                     continue
-                if here is not None:
+                if here is not None and not (label == here == landed):  # 'ferry F1 1309' may name the landing
                     here = self.build_to(segment, here, label, at)
+                landed = None
             if here is None:
                 fine = False
                 break

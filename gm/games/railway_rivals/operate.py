@@ -137,6 +137,10 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
             + (". It is cancelled: this was the last round." if last else "; it is carried over to the next round."))})
     s["carried_over"] = [] if last else carried
     s["payments"] = payments
+    for pay in payments:
+        payer = "The bank" if pay["from"] == BANK else _name(s, pay["from"])
+        payee = "the bank" if pay["to"] == BANK else _name(s, pay["to"])
+        events.append({"kind": "payment", **pay, "text": f"{payer} pays {payee} {pay['amount']}: {pay['reason']}."})
     if last:
         events += finish(s)
     elif expansion_budget(s) > 0:

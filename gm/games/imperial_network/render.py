@@ -1,0 +1,79 @@
+"""The map image and the capital chart. Drawing only: everything comes from the viewer's view.
+
+Cities coloured by kind and sized by value; each player's buildings beside the city; this turn's
+trains as coloured strokes along the lines; closed lines dashed; the front line ringed in war.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .data import GameMap
+
+KIND_COLOURS = {"prussian": "#4d4d4d", "german": "#e8c547", "allied": "#7fb77e", "foreign": "#c9c9d6"}
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
+LETTER = {"station": "S", "factory": "F", "barracks": "B"}
+
+
+def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
+    lon, lat = gmap.cities[city].at
+    return lon * math.cos(math.radians(50.5)), lat  # degrees of longitude are shorter up north
+
+
+def draw_map(gmap: GameMap, view: dict[str, Any]):
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    players = view["players"]
+    colour = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
+    fig = Figure(figsize=(12, 8))
+    ax = fig.add_axes((0.01, 0.02, 0.68, 0.94))
+    chart = fig.add_axes((0.74, 0.55, 0.24, 0.38))
+    ax.set_aspect("equal")
+    ax.axis("off")
+    xy = {c: _xy(gmap, c) for c in gmap.cities}
+    closed = set(view.get("closed_lines", []))
+    for key, line in gmap.lines.items():
+        (x1, y1), (x2, y2) = xy[line.ends[0]], xy[line.ends[1]]
+        ax.plot([x1, x2], [y1, y2], color="#999999" if key not in closed else "#cc3333",
+                lw=1.0 + line.capacity, ls="--" if key in closed else "-", zorder=1)
+    for n, p in enumerate(players):  # this turn's trains, each player a little to the side
+        shift = (n - (len(players) - 1) / 2) * 0.05
+        for a, b in view["placements"].get(p, []):
+            (x1, y1), (x2, y2) = xy[a], xy[b]
+            ax.plot([x1 + shift, x2 + shift], [y1 + shift, y2 + shift], color=colour[p], lw=2.2, zorder=2)
+    front = set(view["front_line"])
+    annexed = set(view["annexed"])
+    for name, city in gmap.cities.items():
+        x, y = xy[name]
+        kind = "allied" if city.country in annexed else city.kind
+        ax.scatter([x], [y], s=city.value * 4, color=KIND_COLOURS[kind], edgecolor="black",
+                   linewidth=2.5 if name in front else 0.6, zorder=3)
+        ax.annotate(name, (x, y), xytext=(0, -9 - city.value / 8), textcoords="offset points",
+                    ha="center", fontsize=6.5, zorder=4)
+        marks = [(p, view["buildings"][p][name]) for p in players if name in view["buildings"][p]]
+        for i, (p, kind_) in enumerate(marks):
+            ax.annotate(LETTER[kind_], (x, y), xytext=(7 + 7 * i, 4), textcoords="offset points", fontsize=7,
+                        fontweight="bold", color="white", zorder=5,
+                        bbox={"boxstyle": "square,pad=0.1", "fc": colour[p], "ec": "none"})
+    title = f"{gmap.name}, after turn {view['turn']}"
+    if view["war"]:
+        title += f" (war against {view['war']['target']}: {view['war']['target_troops']} troops needed)"
+    ax.set_title(title, fontsize=10)
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=k.capitalize()) for k, c in KIND_COLOURS.items()]
+    handles += [Line2D([], [], color=colour[p], lw=2.5, label=p) for p in players]
+    ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False)
+    _capital_chart(chart, view, colour)
+    return fig
+
+
+def _capital_chart(ax, view: dict[str, Any], colour: dict[str, str]) -> None:
+    ax.set_title("Capital (RM) by turn", fontsize=9)
+    for p, values in view["capital_history"].items():
+        ax.plot(range(1, len(values) + 1), values, color=colour[p], label=p, lw=1.5)
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.tick_params(labelsize=7)
+    ax.set_xlabel("turn", fontsize=8)
+    if any(view["capital_history"].values()):
+        ax.legend(fontsize=7, frameon=False)
