@@ -313,7 +313,7 @@ def replay(directory: str) -> None:
 
     Example: gm replay camp
     """
-    from .engine import replay as replay_campaign
+    from .audit import replay as replay_campaign
     campaign = _campaign(directory)
     problems = replay_campaign(campaign)
     for line in problems:
@@ -338,7 +338,7 @@ def dice_verify(directory: str) -> None:
 
     Example: gm dice verify camp
     """
-    from .engine import verify_dice
+    from .audit import verify_dice
     checked, problems = verify_dice(_campaign(directory))
     for line in problems:
         click.echo(line, err=True)

@@ -136,7 +136,7 @@ def test_force_applies_missed_turn(camp, tmp_path):
 
 
 def test_orders_for_a_finished_game_are_refused(camp, tmp_path):
-    for turn in (1, 2, 3):
+    for _turn in (1, 2, 3):
         run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 1\n"))
         run("resolve", camp, "--force")
     f = orders(tmp_path, "late.txt", "player: ann\nguess 1\n")

@@ -9,7 +9,7 @@ import random
 import pytest
 import yaml
 
-from gm import engine, games
+from gm import audit, engine, games
 from gm.campaign import Campaign
 from gm.dice import Dice, turn_seed
 from gm.orders import read_frame
@@ -94,5 +94,5 @@ def test_campaign_reports_and_images_render(name, tmp_path):
         for viewer in engine.viewers(campaign):
             for ext in ("txt", "md", "bbcode", "html"):
                 assert (reports / f"{viewer}.{ext}").read_text().strip()
-    assert engine.replay(campaign) == []
-    assert engine.verify_dice(campaign)[1] == []
+    assert audit.replay(campaign) == []
+    assert audit.verify_dice(campaign)[1] == []

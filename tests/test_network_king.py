@@ -280,7 +280,7 @@ def test_registered():
 
 # ---- through the engine -----------------------------------------------------------------------
 def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_path):
-    from gm import engine
+    from gm import audit, engine
     deck = tmp_path / "deck.txt"
     deck.write_text("\n".join(["Bobby <Tables> | Programmer"] + TEN) + "\n", encoding="utf-8")
     campaign = engine.new_campaign(tmp_path / "game", "network-king", ["ann", "bob"],
@@ -288,7 +288,7 @@ def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_pat
     deck.unlink()  # the options hold the cards themselves now
     for _ in range(4):
         engine.resolve(campaign, force=True)
-    assert engine.replay(campaign) == []
+    assert audit.replay(campaign) == []
     gm_html = (campaign.turn_dir(0) / "reports" / "gm.html").read_text(encoding="utf-8")
     assert "Bobby &lt;Tables&gt;" in gm_html and "<Tables>" not in gm_html
     for ext in ("txt", "md", "bbcode", "html"):

@@ -13,12 +13,11 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from gm import engine, games
+from gm import audit, engine, games
 from gm.campaign import Campaign
 from gm.errors import GMError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OUT = ROOT / "out" / "demo"
 
@@ -69,8 +68,8 @@ def play(game_name, players, map_name, options, bot_turns) -> None:
                                       + game.random_orders(state, player, rng))
         engine.resolve(campaign)
     campaign = Campaign(folder)
-    checked, problems = engine.verify_dice(campaign)
-    drift = engine.replay(campaign)
+    checked, problems = audit.verify_dice(campaign)
+    drift = audit.replay(campaign)
     if problems or drift:
         raise SystemExit("\n".join(problems + drift))
     log_lines = []
