@@ -122,6 +122,7 @@ def main() -> int:
         bench_network(tmp)
         bench_script(ROOT / "bench" / "bench_hexmap.py", "Hex maps")
         bench_script(ROOT / "bench" / "bench_railway_rivals.py", "Railway Rivals")
+        bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -384,3 +384,6 @@ if __name__ == "__main__":  # pragma: no cover
 
 from .cli_mail import mail  # noqa: E402  (gm mail ...)
 main.add_command(mail)
+
+from .cli_simulate import simulate  # noqa: E402  (a command module of its own)
+main.add_command(simulate)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 
 import click
 
@@ -30,7 +31,7 @@ def simulate(game_name: str, n_games: int, players: int, seed: int, option_specs
     except ModuleNotFoundError:
         raise UsageError(f"{game.title} has no self-play simulation") from None
     options = parse_option_specs(list(option_specs))
-    with click.progressbar(length=n_games, label="playing", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=n_games, label="playing", file=sys.stderr) as bar:
         figures = module.run(game, n_games, players, seed, options, progress=bar.update)
     if as_json:
         click.echo(json.dumps(figures, indent=2))

@@ -9,6 +9,7 @@ from .base import Game
 
 # name -> module path; the module has a ``GAME`` attribute (a Game instance)
 REGISTRY: dict[str, str] = {
+    "imperial-network": "gm.games.imperial_network",
     "network": "gm.games.network",
     "network-king": "gm.games.network_king",
     "railway-rivals": "gm.games.railway_rivals",

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...dice import Dice
 from ...orders import OrderLine, read_frame
-from ...errors import OrderErrors
+from ...errors import OrderErrors, UsageError
 from ..base import Event, Game, Option, Orders, State
 from . import bot, views
 from .cards import Cards, load_cards
@@ -68,7 +68,7 @@ class ImperialNetwork(Game):
             won = ", ".join(state["winner"]) or "nobody"
             return f"game over ({state['result']}): {won} win(s)"
         war = f", war against {state['war']['target']}" if state["war"] else ""
-        return f"turn {state['turn'] + 1}: {self.phase(state)}{war}"
+        return f"{self.phase(state)}{war}"
 
     def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
         gmap, cards = self._data(state)
@@ -79,6 +79,8 @@ class ImperialNetwork(Game):
                 f"routes: {len(orders['routes'])}"]
 
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+        if state["winner"] is not None:
+            raise UsageError("the game is over: there is no turn to resolve")
         gmap, cards = self._data(state)
         return resolve_turn(state, gmap, cards, orders, dice, state["options"])
 
@@ -123,14 +125,15 @@ def _form(state: State, gmap: GameMap, cards: Cards, player: str) -> str:
     if state["hand"][player]:
         lines.append(f"# unused cards in your hand: {', '.join(state['hand'][player])}  (place: KIND CITY)")
     if state["war"]:
-        lines.append(f"# WAR against {state['war']['target']}: front line {', '.join(gmap.front_line(state['war']['target']))}")
+        target = state["war"]["target"]
+        lines.append(f"# WAR against {target}: front line {', '.join(gmap.front_line(target))}")
         lines.append("# convert: CITY   (a factory becomes barracks at its cost again)")
     lines += ["# buy: ranked choices, e.g. station Hamburg; factory Leipzig; permit Italy",
               "buy: ", "# trains: ranked lines, e.g. Erfurt-Leipzig, Leipzig-Dresden",
               "trains: ", "# route: CITY CITY ... (one line per route)", "route: ",
               "factory: all"]
     text = "\n".join(lines) + "\n"
-    return text.replace("buy: \n", "# buy: \n").replace("trains: \n", "# trains: \n").replace("route: \n", "# route: \n")
+    return text.replace("route: \n", "# route: \n")  # an empty route would be an error; empty lists are not
 
 
 GAME = ImperialNetwork()

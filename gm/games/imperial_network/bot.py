@@ -124,7 +124,8 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
                 mates = [b for b, k in buildings.items() if k == kind]
                 pairs = [route_value(gmap, buildings, kind, table[city][m]) / (len(table[city][m]) - 1)
                          for m in mates if len(table[city][m]) <= 5]
-                score = max(pairs) if pairs else c.value / 3 + max(gmap.cities[n].value for n in gmap.neighbours[city]) / 3
+                best_mate = max(gmap.cities[n].value for n in gmap.neighbours[city])
+                score = max(pairs) if pairs else (c.value + best_mate) / 3
                 score *= 1.5 if kind == "factory" else 1.0
             if rng is not None:
                 score *= rng.uniform(0.7, 1.3)

@@ -46,6 +46,9 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
         old = state["market"].pop(0)
         state["discard"].append(old)
         log.append({"type": "deal", "cards": [], "text": f"{old} lay unsold longest and is discarded."})
+    for card in [c for c in state["market"] if _void_permit(state, c)]:
+        state["market"].remove(card)
+        log.append({"type": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
     wanted = len(state["players"]) + 1
     revealed: list[str] = []
     while sum(1 for c in state["market"] if cards.purchasable(c)) < wanted:
@@ -65,13 +68,17 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
 
 def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict]) -> None:
     info = cards.info(card)
+    if _void_permit(state, card):
+        log.append({"type": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
+        return
     if info["type"] in ("building", "permit", "link"):
         state["market"].append(card)
         return
     if info["type"] == "war":
         country = info["country"]
         if country in state["annexed"]:
-            log.append({"type": "war", "text": f"{info['name']}: {country} is already annexed; the card leaves the game."})
+            log.append({"type": "war", "text": f"{info['name']}: {country} is already annexed; "
+                        "the card leaves the game."})
         elif state["war"] or state["war_queue"]:
             state["war_queue"].append(card)
             log.append({"type": "war", "text": f"{info['name']} is declared: it begins when the war in progress ends."})
@@ -89,6 +96,11 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
     log.append({"type": "event", "card": card, "text": text})
 
 
+def _void_permit(state: State, card: str) -> bool:
+    """An annexed country's cities count as Allied: its operating permit is worth nothing."""
+    return card.startswith("permit ") and card[7:] in state["annexed"]
+
+
 def draw_war_cards(state: State, dice: Dice, log: list[dict]) -> None:
     war = state["war"]
     drawn = []
@@ -101,5 +113,6 @@ def draw_war_cards(state: State, dice: Dice, log: list[dict]) -> None:
     state["war_discard"] += dropped
     war["target_troops"] = sum(war["cards"])
     log.append({"type": "war_cards", "drawn": drawn, "kept": list(war["cards"]),
-                "text": f"War cards drawn: {', '.join(map(str, drawn)) or 'none'}; kept {', '.join(map(str, war['cards']))}: "
+                "text": f"War cards drawn: {', '.join(map(str, drawn)) or 'none'}; "
+                        f"kept {', '.join(map(str, war['cards']))}: "
                         f"{war['target_troops']} troops needed against {war['target']}."})

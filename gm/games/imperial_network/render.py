@@ -62,6 +62,10 @@ def draw_map(gmap: GameMap, view: dict[str, Any]):
     ax.set_title(title, fontsize=10)
     handles = [Line2D([], [], marker="o", ls="", color=c, label=k.capitalize()) for k, c in KIND_COLOURS.items()]
     handles += [Line2D([], [], color=colour[p], lw=2.5, label=p) for p in players]
+    if front:
+        handles.append(Line2D([], [], marker="o", ls="", mfc="white", mec="black", mew=2.5, label="front line"))
+    if closed:
+        handles.append(Line2D([], [], color="#cc3333", ls="--", label="closed line"))
     ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False)
     _capital_chart(chart, view, colour)
     return fig
@@ -70,7 +74,7 @@ def draw_map(gmap: GameMap, view: dict[str, Any]):
 def _capital_chart(ax, view: dict[str, Any], colour: dict[str, str]) -> None:
     ax.set_title("Capital (RM) by turn", fontsize=9)
     for p, values in view["capital_history"].items():
-        ax.plot(range(1, len(values) + 1), values, color=colour[p], label=p, lw=1.5)
+        ax.plot(range(1, len(values) + 1), values, color=colour[p], label=p, lw=1.5, marker="o", ms=3)
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(labelsize=7)

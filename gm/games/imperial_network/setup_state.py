@@ -52,7 +52,8 @@ def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, 
     errors: list[str] = []
     for key in overrides:
         if key not in SETTABLE:
-            errors.append(f"setup: {key!r} cannot be set{suggestion(key, SETTABLE)}; settable: {', '.join(sorted(SETTABLE))}")
+            errors.append(f"setup: {key!r} cannot be set{suggestion(key, SETTABLE)}; "
+                          f"settable: {', '.join(sorted(SETTABLE))}")
     if errors:
         raise UsageError("; ".join(errors))
     players = state["players"]

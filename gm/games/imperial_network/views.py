@@ -21,6 +21,9 @@ def view(state: dict[str, Any], gmap: GameMap, cards: Cards, viewer: str | None)
             out[key] = copy.deepcopy(state[key])
     else:
         out["hand"] = {viewer: list(state["hand"][viewer])} if viewer in state["hand"] else {}
+    out["phase"] = ("finished" if state["winner"] is not None else "last turn" if state["last_turn"]
+                    else "war" if state["war"] else "peace")
+    out["troops_per_barracks"] = cards.troops_per_barracks
     out["capital"] = {p: capital(state, cards, p) for p in state["players"]}
     out["forward_order"] = forward_order(state)
     out["front_line"] = gmap.front_line(state["war"]["target"]) if state["war"] else []
