@@ -308,6 +308,20 @@ def show(directory: str, turn: int | None, player: str | None, public: bool, as_
 
 @main.command()
 @CAMPAIGN
+@click.argument("origin", metavar="FROM")
+@click.argument("destination", metavar="TO")
+@click.option("--player", required=True, help="Whose routes (their own track runs free).")
+def route(directory: str, origin: str, destination: str, player: str) -> None:
+    """The fastest and the cheapest route between two places, with fees and expected turns.
+
+    Example: gm route camp Isengard Edoras --player blue
+    """
+    from .engine import route_advice
+    click.echo(route_advice(_campaign(directory), player, origin, destination))
+
+
+@main.command()
+@CAMPAIGN
 def replay(directory: str) -> None:
     """Re-resolve every turn from the stored orders and seeds; exit 1 if any state differs.
 

@@ -295,7 +295,7 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
         "view": game.view(state, who), "events": engine_events + game_events, "due": game.due(state),
         "due_names": [names.get(p, p) for p in game.due(state)],
         "order_form": game.order_form(state, viewer) if viewer in names and viewer in game.due(state) else "",
-        "image": image, "dice": dice,
+        "image": image, "dice": dice, "extra_images": [],
     }
 
 
@@ -322,7 +322,14 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
             if data is not None:
                 images[name] = data
         image = name if name in images else None
+        extra = []
+        for stem, figure in game.extra_images(state, _game_viewer(viewer)).items():
+            extra_name = f"{stem}.png" if not game.images_per_viewer else f"{stem}-{viewer}.png"
+            if extra_name not in images:
+                images[extra_name] = _figure_bytes(figure, "png")
+            extra.append(extra_name)
         context = report_context(campaign, game, turn, state, events, dice_log, viewer, image=image)
+        context["extra_images"] = extra
         for fmt, ext in FORMATS.items():
             out[f"{viewer}.{ext}"] = render_report(context, fmt, game_name=game.name, template_dirs=template_dirs)
     out.update(images)
@@ -332,8 +339,10 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
 def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list[dict] | None,
                        fmt: str) -> bytes | None:
     figure = game.render(state, viewer, events=events)
-    if figure is None:
-        return None
+    return None if figure is None else _figure_bytes(figure, fmt)
+
+
+def _figure_bytes(figure, fmt: str) -> bytes:
     import io
     buffer = io.BytesIO()
     figure.savefig(buffer, format=fmt, dpi=getattr(figure, "gm_dpi", 100))
@@ -358,6 +367,9 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str) -> 
     image = name if (campaign.turn_dir(turn) / "reports" / name).exists() else None
     context = report_context(campaign, game, turn, state, campaign.events(turn), campaign.dice_log(turn),
                              viewer, image=image)
+    reports = campaign.turn_dir(turn) / "reports"
+    context["extra_images"] = sorted(p.name for p in reports.glob("*.png")
+                                     if p.name != name and not p.name.startswith(f"{game.image_name}-"))
     return render_report(context, fmt, game_name=game.name, template_dirs=(campaign.path / "templates",))
 
 
@@ -398,3 +410,12 @@ def status(campaign: Campaign) -> dict[str, Any]:
             "phase": game.phase(state), "finished": game.finished(state), "summary": game.summary(state),
             "due": due, "in": [p for p in due if p in stored], "missing": [p for p in due if p not in stored],
             "deadline": campaign.config.get("deadline")}
+
+
+def route_advice(campaign: Campaign, player: str, origin: str, destination: str) -> str:
+    game = games.get(campaign.game_name)
+    campaign.player(player)
+    advice = game.route_advice(campaign.state(), player, origin, destination)
+    if advice is None:
+        raise UsageError(f"{game.title} has no routes to advise on")
+    return advice

@@ -1,7 +1,7 @@
 """`make demo`: play the shipped example games through the engine, as a GM would, into out/demo/.
 
 Network is played from the order files in orders/network/ through every turn. Other games play
-their shipped orders where there are some, then (where the demo says so) bots to the end.
+their shipped orders where there are some, then bots for as many turns as DEMOS says.
 Every campaign gets a fixed master secret, so the demo is the same on every machine.
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ DEMOS = [
      {"deck_p1": str(ROOT / "orders/network-king/deck-p1.txt"),
       "deck_p2": str(ROOT / "orders/network-king/deck-p2.txt")}, 500),
     ("thurn-und-taxis", ["anna:Anna", "ben:Ben", "cora:Cora"], "map1", {}, 12),
+    ("imperial-network", ["prussia:Anna", "saxony:Ben", "bavaria:Cora", "hanover:Dora"], None, {}, 60),
 ]
 ORDER_FILE = re.compile(r"^(\d{3})-([a-z0-9_-]+)\.txt$")
 

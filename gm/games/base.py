@@ -134,6 +134,16 @@ class Game:
         """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image)."""
         return
 
+    def extra_images(self, state: State, viewer: str | None) -> dict[str, Any]:
+        """More figures for a turn's reports, by file stem (e.g. {"cash-chart": Figure}): written
+        as PNGs beside the map and listed to the templates as ``extra_images``."""
+        return {}
+
+    def route_advice(self, state: State, player: str, origin: str, destination: str) -> str | None:
+        """`gm route`: text advising ``player`` how to get from ``origin`` to ``destination``;
+        None when the game has no routes."""
+        return None
+
     def random_orders(self, state: State, player: str, rng: random.Random) -> str:
         """Text of some legal orders (conformance playouts, bots)."""
         raise NotImplementedError

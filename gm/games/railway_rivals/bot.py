@@ -25,7 +25,8 @@ def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ran
 
 
 def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, rival_hexes: set[str],
-                rng: random.Random) -> list[str]:
+                rng: random.Random, goals: list[str] | None = None) -> list[str]:
+    """Segments spending ``die`` pips towards one of ``goals`` (default: towns the network lacks)."""
     table = link_table(hexmap)
     sources = sorted(builder.hexes) or [rng.choice(starting_points(hexmap))]
 
@@ -39,7 +40,7 @@ def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, ri
         penalty = 1 if b in rival_hexes and b not in hexmap.town_at else 0
         return table[a][b] + penalty + (3 if link_key(a, b) in rival_links else 0)
 
-    targets = [t.hex for t in hexmap.town_list() if t.hex not in builder.hexes and t.hex not in sources]
+    targets = [h for h in goals or [t.hex for t in hexmap.town_list()] if h not in builder.hexes and h not in sources]
     reach = costs_from(sources, neighbours, cost)
     targets = sorted((reach[t], t) for t in targets if t in reach)
     if not targets:

@@ -23,7 +23,7 @@ from .network import Network, place_of, race_ends, railway, route_pips
 from .orders import _Round
 
 BANK = "bank"
-_RACE = re.compile(r"race\b\s*(\S*?)\s*[:.]", re.IGNORECASE)
+_RACE = re.compile(r"race\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
 EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
 
 
@@ -40,21 +40,23 @@ def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
     return net.connected([start], goals)
 
 
-def route_fees(net: Network, player: str, route: list[dict[str, Any]], seat: list[str]) -> list[dict[str, Any]]:
+def route_fees(net: Network, player: str, route: list[dict[str, Any]], seat: list[str],
+               team: list[str] | None = None) -> list[dict[str, Any]]:
     """What the route costs, one row per payee. A link several rivals share is paid to the one owed
     least so far (then in seat order), which keeps entries under the cap where that is possible."""
+    own = set(team or [player])  # a team's train runs over both partners' track free
     rivals: dict[str, int] = {}
     countries: dict[str, int] = {}
     ferries: dict[str, int] = {}
     for prev, step in zip(route, route[1:]):
         if step["kind"] == "ferry":
             owner = net.ferries.get(step["ferry"])
-            if owner and owner != player:
+            if owner and owner not in own:
                 ferries[owner] = ferries.get(owner, 0) + net.hexmap.ferry(step["ferry"]).use_fee
             continue
         key = link_key(prev["hex"], step["hex"])
         owners = net.owners.get(key, [])
-        if player in owners:
+        if own & set(owners):
             continue
         if owners:
             payee = min(owners, key=lambda q: (rivals.get(q, 0), seat.index(q)))
@@ -123,7 +125,6 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
     options = state["options"]
     races = {r["id"]: r for r in open_races(state)}
     net = railway(state, hexmap)
-    names = {p: c["name"] for p, c in state["companies"].items()}
     entries: list[dict[str, Any]] = []
     seen: dict[int, int] = {}
     for line in lines:
@@ -152,25 +153,63 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
             errors.append(line.error(f"a {_ordinal(len(seen))} entry: a company enters at most "
                                      f"{options['max_entries']} races a round"))
             continue
-        before = len(errors)
-        route = _RouteReader(hexmap, state["companies"], line, header.end(), errors).read_route(line.text[header.end():])
-        if route is None or len(errors) > before:
+        mode, partner = _partner(state, player, line, header, errors)
+        if mode == "bad":
             continue
-        problems = route_problems(net, hexmap, race, route)
-        for message, col in problems:
-            errors.append(line.error(message, col - line.col))
-        if problems:
-            continue
-        fees = route_fees(net, player, route, state["players"])
-        over = [f for f in fees if f["to"] != BANK and f["amount"] > options["fee_cap"]]
-        for f in over:
-            errors.append(line.error(f"the route costs {f['amount']} in fees to {names[f['to']]}, more than the "
-                                     f"{options['fee_cap']} a company may pay one rival in a race"))
-        if over:
-            continue
-        entries.append({"race": race["id"], "line": line.number, "col": line.col, "route": route, "fees": fees,
-                        "pips": route_pips(hexmap, route)})
+        entry = _read_entry(state, hexmap, net, player, race, line, header.end(), mode, partner, errors)
+        if entry is not None:
+            entries.append(entry)
     return {"entries": entries, "notes": entry_notes(state, hexmap, player, entries)}, errors
+
+
+def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Match, errors: list
+             ) -> tuple[str | None, str | None]:
+    """('joint' | 'powers' | None, partner) from 'race 3 with red:' / 'race 3 powers red:'."""
+    if not header.group(2):
+        return None, None
+    who, at = header.group(3), header.start(3)
+    mode = "joint" if fold(header.group(2)) == "with" else "powers"
+    for p, company in state["companies"].items():
+        if fold(who) in (fold(p), fold(company.get("name") or ""), fold(company.get("colour") or "")):
+            if p == player:
+                errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
+                return "bad", None
+            return mode, p
+    choices = [p for p in state["players"] if p != player]
+    errors.append(line.error(f"no company {who!r}{suggestion(who, choices)}; rivals: {', '.join(choices)}", at))
+    return "bad", None
+
+
+def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, errors) -> dict[str, Any] | None:
+    options = state["options"]
+    names = {p: c["name"] for p, c in state["companies"].items()}
+    body = line.text[base:]
+    entry = {"race": race["id"], "line": line.number, "col": line.col, "mode": mode, "partner": partner,
+             "route": None, "fees": [], "pips": 0}
+    if mode == "joint" and not body.strip():
+        return entry  # the partner gives the route
+    before = len(errors)
+    route = _RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
+    if route is None or len(errors) > before:
+        return None
+    problems = route_problems(net, hexmap, race, route)
+    for message, col in problems:
+        errors.append(line.error(message, col - line.col))
+    if problems:
+        return None
+    team = [player, partner] if mode == "joint" else [player]
+    fees = route_fees(net, player, route, state["players"], team=team)
+    free = partner if mode == "powers" else None  # judged against the partner's fees when the round is run
+    over = [f for f in fees if f["to"] not in (BANK, free) and f["amount"] > options["fee_cap"]]
+    for f in over:
+        errors.append(line.error(f"the route costs {f['amount']} in fees to {names[f['to']]}, more than the "
+                                 f"{options['fee_cap']} a company may pay one rival in a race"
+                                 + ("" if mode else f" (unless you exchange running powers: "
+                                                    f"'race {race['id']} powers {f['to']}:')")))
+    if over:
+        return None
+    entry.update({"route": route, "fees": fees, "pips": route_pips(hexmap, route)})
+    return entry
 
 
 def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: list[dict[str, Any]]
@@ -196,7 +235,7 @@ def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: li
         if b in goals and n < len(route) - 1:
             problems.append((f"the route reaches {place_of(hexmap, race['to'])} at {b} and goes on: end it there",
                              route[n + 1]["col"]))
-    if route[-1]["hex"] not in goals:
+    if route[-1]["hex"] not in goals and not any(step["hex"] in goals for step in route):
         problems.append((f"race {race['id']} ends at {place_of(hexmap, race['to'])} "
                          f"({', '.join(goals)}), not at {place_name(hexmap, route[-1]['hex'])}", route[-1]["col"]))
     return problems
@@ -207,11 +246,18 @@ def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: lis
     names = {p: c["name"] for p, c in state["companies"].items()}
     notes, total = [], 0
     for e in entries:
+        partner = names.get(e.get("partner") or "", "")
+        if e["route"] is None:
+            notes.append(f"race {e['race']}: a joint run with {partner}, who gives the route")
+            continue
         paid = sum(f["amount"] for f in e["fees"])
         total += paid
         detail = ", ".join(f"{f['amount']} to {f.get('country') or names[f['to']]}" for f in e["fees"])
+        how = {"joint": f"; a joint run with {partner}: fees and winnings shared",
+               "powers": f"; running powers with {partner}: fees to each other may differ by at most "
+                         f"{state['options']['fee_cap']}"}.get(e.get("mode") or "", "")
         notes.append(f"race {e['race']}: {len(e['route']) - 1} hexes, {e['pips']} pips; "
-                     + (f"fees {paid} ({detail})" if paid else "no fees"))
+                     + (f"fees {paid} ({detail})" if paid else "no fees") + how)
     if entries:
         cash = state["cash"][player]
         notes.append(f"fees {total} in all, cash {cash}" + ("" if total <= cash else

@@ -37,7 +37,8 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
         if not header:
             first = line.text.split()[0] if line.text.split() else line.text
             errors.append(line.syntax(f"expected '{EXAMPLE}' (this turn is the expansion after race round "
-                                      f"{state['race_round']}), not {first!r}{suggestion(first.rstrip(':'), ['expand'])}"))
+                                      f"{state['race_round']}), not {first!r}"
+                                      f"{suggestion(first.rstrip(':'), ['expand'])}"))
             continue
         segments += _Round(hexmap, state["companies"], line, header.end(), errors).read(line.text[header.end():])
     orders = {"segments": segments, "notes": []}
@@ -60,7 +61,8 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
                           names, 1)
     ferries = sum(step.get("cost", 0) for step in cursor.steps)
     orders["notes"].append(f"expansion: {cursor.pip} of {budget} pips (cost {cursor.pip}), "
-                           f"{sum(p['amount'] for p in paid)} to rivals, {ferries} for ferries; cash {state['cash'][player]}")
+                           f"{sum(p['amount'] for p in paid)} to rivals, {ferries} for ferries; "
+                           f"cash {state['cash'][player]}")
     return orders, errors
 
 

@@ -159,6 +159,22 @@ class RailwayRivals(Game):
     def view(self, state, viewer):
         return copy.deepcopy(state)  # Railway Rivals hides nothing
 
+    def cash_chart(self, state, viewer=None):
+        """The cash-over-time chart (a Figure, or None before the first turn): for the final report."""
+        from .chart import cash_chart  # matplotlib only when drawing
+        return cash_chart(self.view(state, viewer))
+
+    def extra_images(self, state, viewer):
+        """The cash-over-time chart, once the game is over (the final report shows it)."""
+        if state.get("stage") != "over":
+            return {}
+        chart = self.cash_chart(state, viewer)
+        return {"cash-chart": chart} if chart is not None else {}
+
+    def route_advice(self, state, player, origin, destination):
+        from .advice import advice_text
+        return advice_text(state, game_map(state), player, origin, destination)
+
     def render(self, state, viewer, *, events=None):
         from .render import draw  # matplotlib only when drawing
         return draw(self.view(state, viewer), game_map(state), events)

@@ -11,6 +11,7 @@ from typing import Any
 from gm.dice import Dice
 from gm.hexmap.model import HexMap
 
+from .accept import accept_entries
 from .entries import BANK, open_races, runnable
 from .network import place_of, race_title, railway
 from .races import prizes, run_race
@@ -72,32 +73,9 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
     net = railway(s, hexmap)
     races = open_races(s)
     can_run = {x["id"]: runnable(net, hexmap, x) for x in races}
-    entries: dict[str, dict[str, Any]] = {}
-    for p in seat:  # fees are checked against the cash at the start of the round, less earlier entries
-        cash = s["cash"][p]
-        for e in (orders.get(p) or {}).get("entries", []):
-            fee = sum(f["amount"] for f in e["fees"])
-            record = {"route": [x["hex"] for x in e["route"]], "pips": e["pips"], "fees": e["fees"], "paid": 0,
-                      "refused": None}
-            if not can_run.get(e["race"]):
-                record["refused"] = "the race cannot be run this round"
-            elif fee > cash:
-                record["refused"] = f"the fees are {fee} but only {max(cash, 0)} cash is left to pay them"
-            else:
-                cash -= fee
-                record["paid"] = fee
-                for f in e["fees"]:
-                    payments.append({"from": p, "to": f["to"], "amount": f["amount"], "round": r, "hex": None,
-                                     "reason": _fee_reason(s, f, e["race"])})
-                s["races_entered"][p] += 1
-            entries.setdefault(str(e["race"]), {})[p] = record
-            if record["refused"]:
-                events.append({"kind": "refused", "player": p, "race": e["race"],
-                               "text": f"{_name(s, p)}'s entry in race {e['race']} is refused: {record['refused']}."})
-    for pay in payments:
-        if pay["reason"].startswith("interest"):
-            continue
-        _move(s, pay)
+    entries, trains, fees, refusals = accept_entries(s, orders, can_run, r)
+    payments += fees
+    events += refusals
     results: dict[str, Any] = {}
     carried = []
     for race in races:
@@ -105,9 +83,7 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
         if not can_run[race["id"]]:
             carried.append(race)
             continue
-        entrants = [{"player": p, "route": [{"hex": h} for h in rec["route"]]} for p, rec in entries.get(key, {}).items()
-                    if not rec["refused"]]
-        entrants = _routes_back(entrants, orders, race["id"])
+        entrants = trains.get(race["id"], [])
         if not entrants:
             results[key] = {**race, "finishers": []}
             events.append({"kind": "race", "race": race, "finishers": [],
@@ -115,17 +91,25 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
             continue
         finishers = run_race(hexmap, race, entrants, dice)
         won = prizes(finishers, s["options"], race["special"])
+        teams = {t["player"]: t["team"] for t in entrants if t["team"]}
         for f in finishers:
             f["winnings"] = won[f["player"]]
-            if f["place"] == 1:
-                s["races_won"][f["player"]] += 1
-            if f["winnings"]:
-                pay = {"from": BANK, "to": f["player"], "amount": f["winnings"], "round": r, "hex": None,
-                       "reason": f"{'first' if f['place'] == 1 else 'runner-up'}"
-                                 f"{' (tie)' if sum(x['place'] == f['place'] for x in finishers) > 1 else ''} "
-                                 f"in race {race['id']}" + (" (special run: double)" if race["special"] else "")}
-                _move(s, pay)
-                payments.append(pay)
+            members = teams.get(f["player"], [f["player"]])
+            if len(members) > 1:
+                f["team"] = members
+            for m in members:
+                if f["place"] == 1:
+                    s["races_won"][m] += 1
+            for n, m in enumerate(members):  # a team shares equally, the odd 1 to the first partner
+                share = f["winnings"] // len(members) + (1 if n < f["winnings"] % len(members) else 0)
+                if share:
+                    pay = {"from": BANK, "to": m, "amount": share, "round": r, "hex": None,
+                           "reason": f"{'first' if f['place'] == 1 else 'runner-up'}"
+                                     f"{' (tie)' if sum(x['place'] == f['place'] for x in finishers) > 1 else ''} "
+                                     f"in race {race['id']}" + (" (special run: double)" if race["special"] else "")
+                                     + (" (share of the joint run)" if len(members) > 1 else "")}
+                    _move(s, pay)
+                    payments.append(pay)
         results[key] = {**race, "finishers": finishers}
         events.append(_race_event(s, hexmap, race, finishers))
     s["entries"], s["results"] = entries, results
@@ -151,28 +135,8 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
     return s, events
 
 
-def _routes_back(entrants: list[dict], orders: dict[str, Any], race_id: int) -> list[dict]:
-    """The full route steps (ferry moves included) from the orders, for the race's moves."""
-    out = []
-    for e in entrants:
-        full = next(x["route"] for x in orders[e["player"]]["entries"] if x["race"] == race_id)
-        out.append({"player": e["player"], "route": full})
-    return out
-
-
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _fee_reason(state: dict[str, Any], fee: dict[str, Any], race_id: int) -> str:
-    if fee.get("country"):
-        return f"fees in race {race_id}: {fee['hexes']} hex(es) of {fee['country']}'s permitted routes"
-    parts = []
-    if fee["hexes"]:
-        parts.append(f"{fee['hexes']} hex(es) of {_name(state, fee['to'])}'s track")
-    if fee["ferry"]:
-        parts.append(f"{_name(state, fee['to'])}'s ferry")
-    return f"fees in race {race_id}: " + " and ".join(parts)
 
 
 def _move(state: dict[str, Any], pay: dict[str, Any]) -> None:
@@ -186,7 +150,8 @@ def _race_event(state, hexmap, race, finishers) -> dict[str, Any]:
     parts = []
     for f in finishers:
         how = f"turn {f['turns']}, {f['left']} pip(s) left" if f["turns"] else "did not finish"
-        parts.append(f"{f['place']}. {_name(state, f['player'])} ({how}; rolls {', '.join(map(str, f['rolls']))})"
+        who = " and ".join(_name(state, m) for m in f.get("team") or [f["player"]])
+        parts.append(f"{f['place']}. {who} ({how}; rolls {', '.join(map(str, f['rolls']))})"
                      + (f" wins {f['winnings']}" if f["winnings"] else ""))
     return {"kind": "race", "race": race, "finishers": finishers,
             "text": f"{_upper(race_title(hexmap, race))}: " + "; ".join(parts) + "."}

@@ -25,10 +25,14 @@ def operating_form(state: dict[str, Any], hexmap: HexMap, player: str) -> str:
         ]) + "\n"
     net = railway(state, hexmap)
     lines = head + [
-        f"# Railway Rivals, race round {r} of {options['race_rounds']}: {company['name']}, cash {state['cash'][player]}.",
+        f"# Railway Rivals, race round {r} of {options['race_rounds']}: {company['name']}, "
+        f"cash {state['cash'][player]}.",
         f"# Enter up to {options['max_entries']} races, one line each: race ID: START HEX HEX ... DESTINATION",
-        f"# along existing track ('ferry F1' to cross by ferry). Fees: 1 a hex of a rival's track, the",
-        f"# foreign fee a hex of a foreign route, a rival's ferry its use fee; at most {options['fee_cap']} to one rival.",
+        "# along existing track ('ferry F1' to cross by ferry). Fees: 1 a hex of a rival's track, the",
+        f"# foreign fee a hex of a foreign route, a rival's ferry its use fee; at most {options['fee_cap']} to "
+        "one rival.",
+        "# A joint run: 'race ID with COMPANY: ROUTE' (the partner writes 'race ID with YOU:'); running",
+        "# powers (pay one rival more than the cap if it pays you too): 'race ID powers COMPANY: ROUTE'.",
     ]
     for race in open_races(state):
         note = "" if runnable(net, hexmap, race) else "  (no track joins them yet: carried over)"

@@ -20,18 +20,26 @@ from .network import Network, MOUNTAIN, race_ends, railway
 from .operate import expansion_budget
 
 
-def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: list[str]
+def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: list[str], *, fastest: bool = False
                ) -> list[dict[str, Any]] | None:
-    """The route cheapest in fees (then pips) as route steps, or None when no track joins them."""
+    """The route cheapest in fees, then pips (or with ``fastest``, fewest pips, then fees) as route
+    steps, or None when no track joins them."""
+    fee_weight, pip_weight = (1, 100) if fastest else (100, 1)
+
     def cost(a: str, b: str) -> int:
         pips = 2 if hexmap.terrain.get(b) == MOUNTAIN else 1
         ferry = net.ferry_between(a, b) if not net.has_link(a, b) else None
         if ferry:
             owner = net.ferries[ferry]
-            return (0 if owner == player else hexmap.ferry(ferry).use_fee * 100) + 2
+            return (0 if owner == player else hexmap.ferry(ferry).use_fee) * fee_weight + 2 * pip_weight
         owners = net.owners.get(link_key(a, b), [])
-        fee = 0 if player in owners else 1
-        return fee * 100 + pips
+        if player in owners:
+            fee = 0
+        elif owners:
+            fee = 1
+        else:
+            fee = next((c.fee_per_hex for c in hexmap.foreign if c.name == net.foreign.get(link_key(a, b))), 0)
+        return fee * fee_weight + pips * pip_weight
 
     found = cheapest_path_from([start], goals, lambda h: sorted(net.next_to.get(h, ())), cost)
     if found is None:
@@ -75,6 +83,18 @@ def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ra
     return "\n".join(lines) + "\n"
 
 
+def _unjoined_ends(state: dict[str, Any], hexmap: HexMap) -> list[str] | None:
+    """Ends of the next round's races that no track reaches yet (special runs' first), or None."""
+    net = railway(state, hexmap)
+    r = state["race_round"]
+    coming = list(state.get("carried_over", [])) + (state["schedule"][r] if r < len(state["schedule"]) else [])
+    ends: list[str] = []
+    for race in sorted(coming, key=lambda x: not x["special"]):
+        start, goals = race_ends(hexmap, race)
+        ends += [h for h in [start] + goals if h not in net.next_to and hexmap.buildable(h) and h not in ends]
+    return ends or None
+
+
 def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
     budget = min(expansion_budget(state), max(state["cash"][player] - 2, 0))  # keep a little for fees
     lines = [f"# expansion for {player} by the bot: towards the nearest unreached town"]
@@ -84,7 +104,9 @@ def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rn
     builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
     rival_links = set().union(*rivals.values()) if rivals else set()
     rival_hexes = {h for link in rival_links for h in link}
-    segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
+    segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
+    if not segments:
+        segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
     if segments:
         lines.append("expand: " + "; ".join(segments))
     return "\n".join(lines) + "\n"

@@ -21,8 +21,12 @@ def draw(view: dict[str, Any], hexmap: HexMap, events: list[dict[str, Any]] | No
     if view["stage"] == "build":
         done = view["build_turn"] - 1
         title = (f"{view['map_name']}: after build turn {done}" if done else f"{view['map_name']}: set-up")
+    elif view["stage"] == "operate":
+        now = (f"expansion after race round {view['race_round']}" if view.get("operate_phase") == "expansion"
+               else f"race round {view['race_round']}")
+        title = f"{view['map_name']}: {now}"
     else:
-        title = f"{view['map_name']}: the building stage is over"
+        title = f"{view['map_name']}: the final network"
     # where a segment had to stop this turn, so players can find it on the map
     stops = [_stop_hex(seg["stopped"]) for e in events or [] if e.get("kind") == "build"
              for seg in e["segments"] if seg["stopped"]]

@@ -144,7 +144,7 @@ def draw_schedule(hexmap: HexMap, rounds: int, dice: Dice) -> tuple[list[list[di
     specials = sorted(hexmap.specials)
     schedule: list[list[dict[str, Any]]] = []
     number, at = 1, 0
-    for r, size in enumerate(round_sizes(len(order), rounds), start=1):
+    for size in round_sizes(len(order), rounds):
         this = []
         for a, b in order[at:at + size]:
             this.append({"id": number, "from": a, "to": b, "special": False})

@@ -1,0 +1,57 @@
+"""Route advice for a player (for `gm route DIR FROM TO --player P`): the fastest route and the
+cheapest one between two places along existing track, with their fees, pips and expected turns."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from gm.errors import UsageError
+from gm.hexmap.model import HexMap
+
+from .entries import route_fees
+from .network import railway, route_pips
+from .race_bot import best_route, route_text
+
+AVERAGE_ROLL = 3.5
+
+
+def _place(hexmap: HexMap, text: str) -> list[str]:
+    """The hexes a place names: a hex, a town (name or number) or a special destination."""
+    if hexmap.grid.contains(text):
+        return [text]
+    if text.isdigit() and int(text) in hexmap.towns:
+        return [hexmap.towns[int(text)].hex]
+    town = hexmap.town_by_name(text)
+    if town is not None:
+        return [town.hex]
+    for key, special in hexmap.specials.items():
+        if text.lower() in (key.lower(), str(special.get("name", "")).lower()):
+            return list(special.get("hexes") or [])
+    raise UsageError(f"{text!r} is not a hex, town or special destination on this map")
+
+
+def route_advice(state: dict[str, Any], hexmap: HexMap, player: str, start: str, goal: str) -> list[dict[str, Any]]:
+    """[{what, route, text, pips, fees, fee_total, expected_turns}] for the fastest and the cheapest route."""
+    net = railway(state, hexmap)
+    starts, goals = _place(hexmap, start), _place(hexmap, goal)
+    out = []
+    for what, fastest in (("fastest", True), ("cheapest", False)):
+        route = best_route(net, hexmap, player, starts[0], goals, fastest=fastest)
+        if route is None:
+            continue
+        fees = route_fees(net, player, route, state["players"])
+        pips = route_pips(hexmap, route)
+        out.append({"what": what, "route": [s["hex"] for s in route], "text": route_text(route), "pips": pips,
+                    "fees": fees, "fee_total": sum(f["amount"] for f in fees),
+                    "expected_turns": math.ceil(pips / AVERAGE_ROLL)})
+    return out
+
+
+def advice_text(state: dict[str, Any], hexmap: HexMap, player: str, start: str, goal: str) -> str:
+    names = {p: c["name"] for p, c in state["companies"].items()}
+    lines = []
+    for a in route_advice(state, hexmap, player, start, goal):
+        detail = ", ".join(f"{f['amount']} to {f.get('country') or names[f['to']]}" for f in a["fees"]) or "none"
+        lines.append(f"{a['what']}: {a['text']}\n  {a['pips']} pips (about {a['expected_turns']} turns), "
+                     f"fees {a['fee_total']} ({detail})")
+    return "\n".join(lines) if lines else f"no track joins {start} and {goal}"
