@@ -244,3 +244,16 @@ def test_route_advice_fastest_and_cheapest() -> None:
     assert (fastest["fee_total"], fastest["pips"], fastest["expected_turns"]) == (4, 4, 2)
     assert advice_text(state, game_map(state), "red", "Westby", "0605").startswith(
         "fastest: 0205 0305 0405 0505 0605\n  4 pips (about 2 turns), fees 4 (4 to Blue)")
+
+
+def test_gm_route_advises_and_suggests(tmp_path):
+    from click.testing import CliRunner
+
+    from gm import engine
+    from gm.cli import main
+    camp = tmp_path / "rr"
+    engine.new_campaign(camp, "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))
+    result = CliRunner().invoke(main, ["route", str(camp), "Isengard", "Edoras", "--player", "blue"])
+    assert result.exit_code == 0 and "no track joins Isengard and Edoras" in result.output
+    result = CliRunner().invoke(main, ["route", str(camp), "Isengrad", "Edoras", "--player", "blue"])
+    assert result.exit_code == 2 and 'did you mean "Isengard"?' in result.output

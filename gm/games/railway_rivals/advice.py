@@ -27,7 +27,9 @@ def _place(hexmap: HexMap, text: str) -> list[str]:
     for key, special in hexmap.specials.items():
         if text.lower() in (key.lower(), str(special.get("name", "")).lower()):
             return list(special.get("hexes") or [])
-    raise UsageError(f"{text!r} is not a hex, town or special destination on this map")
+    from gm.names import suggestion
+    known = [t.name for t in hexmap.towns.values()] + [str(s.get("name", "")) for s in hexmap.specials.values()]
+    raise UsageError(f"{text!r} is not a hex, town or special destination on this map{suggestion(text, known)}")
 
 
 def route_advice(state: dict[str, Any], hexmap: HexMap, player: str, start: str, goal: str) -> list[dict[str, Any]]:
