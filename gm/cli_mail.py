@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from .errors import GMError
+
 CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
 
 
@@ -30,7 +32,8 @@ def mail() -> None:
 @CAMPAIGN
 @click.option("--maildir", metavar="PATH", help="Read this Maildir (instead of mail.inbox in campaign.yaml).")
 @click.option("--mbox", metavar="PATH", help="Read this mbox file.")
-@click.option("--send", "send", is_flag=True, help="Send the replies by SMTP (default: write them to DIR/outbox/replies/).")
+@click.option("--send", "send", is_flag=True,
+              help="Send the replies by SMTP (default: write them to DIR/outbox/replies/).")
 def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> None:
     """Fetch new orders by e-mail: keep, check, store, and answer each message.
 
@@ -38,7 +41,6 @@ def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> 
     """
     from .mail.inbox import inbox_settings
     from .mail.intake import fetch as fetch_mail
-    from .mail.outbox import write_eml
     campaign = _campaign(directory)
     fetched = fetch_mail(campaign, inbox_settings(campaign, maildir=maildir, mbox=mbox))
     outcomes = fetched.outcomes
@@ -47,19 +49,33 @@ def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> 
     replies = [(f"reply:{o.digest}", o.reply) for o in outcomes if o.reply is not None]
     if not outcomes:
         click.echo("No new messages.")
+    unsent = replies
     if send and replies:
-        _send(campaign, replies, "replies")
-    elif replies:
-        folder = campaign.path / "outbox" / "replies"
-        for key, msg in replies:
-            write_eml(folder, f"reply-{key.split(':')[1][:16]}", msg)
-        click.echo(f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'} written to {folder}/")
+        try:
+            _code, results = _send(campaign, replies, "replies")
+        except GMError:
+            _write_replies(campaign, replies)  # the orders are stored: their replies must not be lost
+            raise
+        failed = {r.key for r in results if r.status == "failed"}
+        unsent = [(key, msg) for key, msg in replies if key in failed]  # kept for the GM to send by hand
+    _write_replies(campaign, unsent)
     if fetched.failure:
         click.echo(f"Error: {fetched.failure}", err=True)
         sys.exit(2)
 
 
-def _send(campaign, messages, what: str) -> int:
+def _write_replies(campaign, replies) -> None:
+    from .mail.outbox import write_eml
+    if not replies:
+        return
+    folder = campaign.path / "outbox" / "replies"
+    for key, msg in replies:
+        write_eml(folder, f"reply-{key.split(':')[1][:16]}", msg)
+    click.echo(f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'} written to {folder}/")
+
+
+def _send(campaign, messages, what: str):
+    """Send with a progress bar; (exit code, results)."""
     from .mail.smtp import send_messages
     failed = []
     with click.progressbar(length=len(messages), label=f"Sending {what}", file=sys.stderr) as bar:
@@ -72,7 +88,7 @@ def _send(campaign, messages, what: str) -> int:
     click.echo(f"{sent} sent, {len(results) - sent - len(failed)} already sent before, {len(failed)} failed")
     if failed:
         click.echo(f"Error: {len(failed)} message(s) not sent; run the command again to retry them", err=True)
-    return 1 if failed else 0
+    return (1 if failed else 0), results
 
 
 @mail.command("send")
@@ -96,7 +112,7 @@ def send_reports(directory: str, turn: int | None, out: str | None, send: bool) 
     for note in notes:
         click.echo(note, err=True)
     if send:
-        sys.exit(_send(campaign, messages, f"turn {turn} reports"))
+        sys.exit(_send(campaign, messages, f"turn {turn} reports")[0])
     folder = Path(out) if out else campaign.path / "outbox" / f"turn-{turn:03d}"
     for key, msg in messages:
         write_eml(folder, report_file_name(turn, key.rsplit(":", 1)[1]), msg)
@@ -122,7 +138,7 @@ def remind(directory: str, send: bool) -> None:
         click.echo("No reminders to send.")
         return
     if send:
-        sys.exit(_send(campaign, messages, "reminders"))
+        sys.exit(_send(campaign, messages, "reminders")[0])
     folder = campaign.path / "outbox" / "reminders"
     for key, msg in messages:
         name = key.split(":")[-1]

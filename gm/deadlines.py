@@ -130,7 +130,8 @@ def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str |
         return None
     waiting = ", ".join(info.missing)
     if info.phase in ("open", "grace"):
-        return f"turn {info.turn}: waiting for orders from {waiting}; deadline {info.deadline.isoformat()} ({info.left})"
+        return (f"turn {info.turn}: waiting for orders from {waiting}; "
+                f"deadline {info.deadline.isoformat()} ({info.left})")
     if info.phase == "passed" and info.policy != "hold":
         return None
     if info.phase == "passed":

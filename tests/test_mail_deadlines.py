@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 from click.testing import CliRunner
-from mail_helpers import guess_campaign, update_config
+from test_mail_support import guess_campaign, update_config
 
 from gm.cli import main
 from gm.deadlines import deadline_status, format_period, read_grace, resolve_refusal

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 
-from mail_helpers import ANN, BOB, guess_campaign, maildir_with, mbox_with, message, update_config
+from test_mail_support import ANN, BOB, guess_campaign, maildir_with, mbox_with, message, update_config
 
 from gm.mail.inbox import inbox_settings
 from gm.mail.intake import fetch
@@ -174,3 +174,43 @@ def test_an_unreachable_mailbox_is_one_logged_failure(tmp_path):
     assert result.outcomes == [] and "no such mbox file" in result.failure
     assert "fetch failed" in (camp.path / "mail.log").read_text()
     assert camp.stored_orders(1) == {}
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from gm.mail.body import BadMessage, read_incoming  # noqa: E402
+
+_HEADS = st.sampled_from([b"", b"From: ann@example.org\r\n", b"From: <>\r\nDate: garbage\r\n",
+                          b"From: a@b.c\r\nContent-Type: multipart/alternative; boundary=x\r\n",
+                          b"From: a@b.c\r\nContent-Type: text/plain; charset=x-klingon\r\n",
+                          b"From: a@b.c\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n",
+                          b"From: a@b.c\r\nContent-Type: text/plain; charset=utf-16\r\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(head=_HEADS, body=st.binary(max_size=400), text=st.text(max_size=200))
+def test_only_bad_message_ever_escapes_the_reader(head, body, text):
+    for raw in (head + b"\r\n" + body, head + b"\r\n" + text.encode("utf-8"),
+                head + b"\r\n--x\r\nContent-Type: text/plain\r\n\r\n" + body + b"\r\n--x--\r\n"):
+        try:
+            incoming = read_incoming(raw)
+        except BadMessage as exc:
+            assert "\n" not in str(exc) and str(exc)
+        else:
+            assert "@" in incoming.sender and isinstance(incoming.text, str)
+
+
+def test_mail_client_quoting_is_not_read_as_orders(tmp_path):
+    camp = guess_campaign(tmp_path)
+    gmail = ("player: ann\nguess 4\n\nOn Mon, 30 Nov 2026 at 09:00, GM <gm@example.org> wrote:\n\n"
+             "> NETWORK: camp, turn 0\n> player: ann\n")
+    outlook = ("player: bob\nguess 2\n\n-----Original Message-----\nFrom: GM\nSubject: turn 0\n\n"
+               "YOUR ORDERS\nplayer: bob\nguess \n")
+    html = ('<div dir="ltr">player: ann<div>guess 5</div></div><div class="gmail_quote">'
+            '<div>On Mon, 30 Nov 2026, GM &lt;gm@example.org&gt; wrote:<br></div>'
+            '<blockquote>player: ann<br>guess 1</blockquote></div>')
+    outs = run(camp, tmp_path, message(gmail), message(outlook, sender=BOB),
+               message(html=html, date="Mon, 30 Nov 2026 11:00:00 +0000")).outcomes
+    assert [o.status for o in outs] == ["stored", "stored", "stored"], [o.errors for o in outs]
+    assert stored(camp, "ann").endswith("guess 5\n") and stored(camp, "bob").endswith("guess 2\n")

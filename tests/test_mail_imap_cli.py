@@ -5,7 +5,7 @@ import hashlib
 import imaplib
 
 from click.testing import CliRunner
-from mail_helpers import ANN, BOB, guess_campaign, maildir_with, message, replies, update_config
+from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message, replies, update_config
 
 from gm.cli import main
 from gm.mail.inbox import inbox_settings

@@ -10,7 +10,7 @@ import threading
 import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
-from mail_helpers import update_config
+from test_mail_support import update_config
 
 from gm import games
 from gm.campaign import Campaign
@@ -226,19 +226,21 @@ def test_tls_and_login(king, tmp_path, monkeypatch, security):
 
     def authenticator(server, session, envelope, mechanism, auth_data):
         logins.append((auth_data.login, auth_data.password))
-        return AuthResult(success=(auth_data.login, auth_data.password) == (b"gm", b"smtp-pass"))
+        # handled=False: aiosmtpd then answers 535 itself (handled=True would leave the client waiting)
+        return AuthResult(success=(auth_data.login, auth_data.password) == (b"gm", b"smtp-pass"), handled=False)
 
     handler = Recorder()
     port = _free_port()
-    tls = {"tls_context": context, "require_starttls": True} if security == "starttls" else {"ssl_context": context}
+    # with implicit TLS aiosmtpd cannot tell the socket is encrypted, so it must not insist on STARTTLS
+    tls = ({"tls_context": context, "require_starttls": True, "auth_require_tls": True} if security == "starttls"
+           else {"ssl_context": context, "auth_require_tls": False})
     controller = Controller(handler, hostname="127.0.0.1", port=port, authenticator=authenticator,
-                            auth_require_tls=True, ready_timeout=10, **tls)
-    if security == "ssl":
-        controller.server_kwargs = {}
+                            ready_timeout=10, **tls)
     controller.start()
     try:
         shutil.copy(cert, king.path / "secret" / "ca.pem")
-        camp = with_smtp(king, port, security=security, user="gm", password_env="GM_TEST_SMTP", cafile="secret/ca.pem")
+        camp = with_smtp(king, port, security=security, user="gm", password_env="GM_TEST_SMTP", cafile="secret/ca.pem",
+                         timeout=10)
         monkeypatch.setenv("GM_TEST_SMTP", "smtp-pass")
         result = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
         assert result.exit_code == 0, result.output
@@ -246,6 +248,24 @@ def test_tls_and_login(king, tmp_path, monkeypatch, security):
         monkeypatch.setenv("GM_TEST_SMTP", "wrong")
         (camp.path / "outbox" / "sent.yaml").unlink()
         refused = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
-        assert refused.exit_code == 2 and "login refused (535" in refused.output
+        assert refused.exit_code == 2 and "login refused (535" in refused.output, refused.output
     finally:
         controller.stop()
+
+
+def test_fetch_send_mails_the_replies_and_keeps_them_when_smtp_fails(tmp_path, smtp_server):
+    from test_mail_support import BOB, guess_campaign, maildir_with, message
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", message("player: ann\nguess 2\n"),
+                       message("player: bob\nguess 2\n", sender=BOB, date="Mon, 30 Nov 2026 11:00:00 +0000"))
+    nowhere = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert nowhere.exit_code == 2 and "Error: no SMTP server" in nowhere.output
+    assert len(list((camp.path / "outbox" / "replies").glob("*.eml"))) == 2
+    assert sorted(camp.stored_orders(1)) == ["ann", "bob"]
+    handler = Recorder()
+    camp = with_smtp(camp, smtp_server(handler))
+    box2 = maildir_with(tmp_path / "box2", message("player: ann\nguess 6\n", date="Mon, 30 Nov 2026 12:00:00 +0000"))
+    result = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box2), "--send"])
+    assert result.exit_code == 0, result.output
+    [(rcpts, raw)] = handler.messages
+    assert rcpts == ["ann@example.org"] and "guess 6" in contents(raw) and "Receipt" in contents(raw)

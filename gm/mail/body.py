@@ -138,6 +138,29 @@ def order_text(msg: EmailMessage) -> tuple[str, str]:
     raise BadMessage("no text in the message: write the orders as plain text or attach a .txt file")
 
 
+_ATTRIBUTION = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b.*:\s*$", re.IGNORECASE)
+_FORWARDED = re.compile(r"^\s*(-{3,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{3,}"
+                        r"|_{20,})\s*$", re.IGNORECASE)
+
+
+def clean_order_text(text: str) -> str:
+    """Blank what is not orders, keeping every line's number as the player sees it: any text
+    before the first header line, a mail client's "On ... wrote:" line above quoted text, and
+    everything from an "-----Original Message-----" (or Outlook's rule) line on."""
+    lines = text.split("\n")
+    frame = read_frame(text, skip_preamble=True)
+    first = min(frame.header_lines.values()) - 1 if frame.header_lines else 0
+    out = [""] * first + lines[first:]
+    for i, line in enumerate(out):
+        if _FORWARDED.match(line):
+            out[i:] = [""] * (len(out) - i)
+            break
+        following = next((s for s in out[i + 1:] if s.strip()), "")
+        if _ATTRIBUTION.search(line) and following.lstrip().startswith(">"):
+            out[i] = ""
+    return "\n".join(out)
+
+
 class _TextFromHTML(HTMLParser):
     """HTML to plain lines; a <blockquote> is a quoted earlier message and is dropped."""
 
@@ -150,6 +173,8 @@ class _TextFromHTML(HTMLParser):
         self.skipping = 0
 
     def handle_starttag(self, tag, attrs):
+        if tag == "blockquote" and not self.skipping:
+            self.out.append("\n> (quoted text)\n")  # so the "On ... wrote:" line above it is recognised
         if tag in self.SKIP:
             self.skipping += 1
         elif tag in self.BLOCKS:

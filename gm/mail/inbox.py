@@ -72,13 +72,14 @@ def _imap(campaign: Campaign, settings: dict[str, Any], factory: Callable[..., A
     user = settings.get("user")
     if not host or not user:
         raise MailError("mail.inbox for imap needs host and user")
-    port = int(settings.get("port") or 993)
+    starttls = settings.get("security", "ssl") == "starttls"
+    port = int(settings.get("port") or (143 if starttls else 993))
     folder = str(settings.get("folder") or "INBOX")
     password = secret(campaign, settings, "the IMAP account")
     try:
         if factory is not None:
             conn = factory(host, port)
-        elif settings.get("security", "ssl") == "starttls":
+        elif starttls:
             conn = imaplib.IMAP4(host, port)
             conn.starttls(ssl_context=ssl.create_default_context())
         else:

@@ -16,7 +16,7 @@ from .. import games
 from ..campaign import Campaign
 from ..engine import check_text
 from ..fileio import atomic_write
-from .body import BadMessage, Incoming, read_incoming, sender_of
+from .body import BadMessage, Incoming, clean_order_text, read_incoming, sender_of
 from .inbox import raw_messages
 from .outbox import reply_message
 from .passwords import check_password, passwords_required, stored_hash
@@ -129,7 +129,7 @@ def _apply(campaign: Campaign, digest: str, incoming: Incoming, processed: dict[
     if player is None:
         base.line = "ignored: the sender is not a player of this campaign (no reply sent)"
         return base
-    text = _without_preamble(incoming.text)
+    text = clean_order_text(incoming.text)
     turn = campaign.current_turn
     problem = _password_problem(campaign, player, text)
     if problem:
@@ -159,29 +159,18 @@ def _apply(campaign: Campaign, digest: str, incoming: Incoming, processed: dict[
     return base
 
 
-def _without_preamble(text: str) -> str:
-    """Blank every line before the first header line, keeping line numbers as the player sees them."""
-    from ..orders import read_frame
-    frame = read_frame(text, skip_preamble=True)
-    if not frame.header_lines:
-        return text
-    first = min(frame.header_lines.values()) - 1
-    lines = text.split("\n")
-    return "\n".join([""] * first + lines[first:])
-
-
 def _password_problem(campaign: Campaign, player: str, text: str) -> str | None:
     if not passwords_required(campaign):
         return None
     from ..orders import read_frame
     given = read_frame(text).headers.get("password")
     if not given:
-        return "this campaign needs a 'password:' line with your password; nothing was stored"
+        return "this campaign needs a 'password:' line with your password"
     stored = stored_hash(campaign, player)
     if stored is None:
-        return "no password is set for you yet; ask the GM; nothing was stored"
+        return "no password is set for you yet; ask the GM for one"
     if not check_password(given, stored):
-        return "wrong password; nothing was stored"
+        return "wrong password"
     return None
 
 
@@ -209,12 +198,13 @@ def _reply(campaign: Campaign, player: str, incoming: Incoming, turn: int, error
     if canonical is not None:
         lines += ["Your orders as understood:"] + [f"  {line}" for line in canonical.split("\n") if line] + [""]
     if errors and not refusal:
-        lines += ["Errors (line numbers count from the top of your message):"] + [f"  {e}" for e in errors] + [""]
+        lines += [f"Errors (line numbers count from the top of the {incoming.source}):"]
+        lines += [f"  {e}" for e in errors] + [""]
     for note in notes or []:
         lines.append(f"Note: {note}")
     if receipt_hex:
         lines += [f"Receipt (SHA-256 of your orders as understood): {receipt_hex}",
-                  "Every player's receipt appears in the turn report."]
+                  "Keep it: it proves what you sent."]
     subject = f"Turn {turn} orders {'received' if receipt_hex else 'NOT stored'}"
     return reply_message(campaign, player, subject, "\n".join(lines).rstrip() + "\n",
                          in_reply_to=incoming.message_id)

@@ -15,7 +15,8 @@ def reminder_key(deadline: dt.datetime, player: str) -> str:
     return f"remind:{deadline.isoformat()}:{player}"
 
 
-def due_reminders(campaign: Campaign, now: dt.datetime | None = None) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
+def due_reminders(campaign: Campaign,
+                  now: dt.datetime | None = None) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
     """(key, message) for each missing player not yet reminded of this deadline, and notes for the GM."""
     info = deadline_status(campaign, now)
     if info.deadline is None:

@@ -112,6 +112,9 @@ def _send_one(campaign, settings, conn, key, msg, sleep) -> tuple[Sent, smtplib.
         except smtplib.SMTPAuthenticationError as exc:
             raise MailError(f"SMTP {settings['host']}: login refused ({_code(exc)}); check mail.smtp.user "
                             "and the password") from None
+        except smtplib.SMTPNotSupportedError:
+            raise MailError(f"SMTP {settings['host']}: the server offers no login here; check mail.smtp.security "
+                            "(starttls or ssl) and mail.smtp.user") from None
         except (smtplib.SMTPException, OSError) as exc:
             error = f"{type(exc).__name__}: {exc}".strip()
             if conn is not None:

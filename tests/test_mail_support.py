@@ -1,4 +1,4 @@
-"""Helpers for the mail tests: a small campaign and messages built like a mail client would."""
+"""Helpers for the mail tests (no tests here): a small campaign and messages built like a mail client would."""
 from __future__ import annotations
 
 import mailbox
