@@ -104,10 +104,6 @@ class Campaign:
         raise UsageError(f"unknown player {pid!r}{suggestion(pid, self.player_ids)}; "
                          f"players: {', '.join(self.player_ids)}")
 
-    @property
-    def nmr_policy(self) -> str:
-        return str(self.config.get("nmr_policy") or "default")
-
     def master_secret(self) -> bytes:
         path = self.path / "secret" / "master.key"
         try:
@@ -185,6 +181,14 @@ class Campaign:
         elif problems.exists():
             problems.unlink()
         return path
+
+    def audit_log(self, turn: int) -> list[dict[str, Any]]:
+        """Orders the GM entered or changed for a player this turn (`gm submit --as-gm`)."""
+        path = self.orders_dir(turn) / "audit.yaml"
+        return list(_read_yaml(path, "the audit log") or []) if path.exists() else []
+
+    def record_audit(self, turn: int, entry: dict[str, Any]) -> None:
+        write_yaml(self.orders_dir(turn) / "audit.yaml", self.audit_log(turn) + [entry])
 
     def forced_errors(self, turn: int, player: str) -> list[str]:
         path = self.orders_dir(turn) / f"{player}.errors"

@@ -125,7 +125,8 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
     click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
     if info["deadline"]:
-        click.echo(f"  deadline:       {info['deadline']}")
+        click.echo(f"  deadline:       {info['deadline']} ({info['time_left']})")
+    click.echo(f"  missed turns:   {info['nmr_policy']}")
 
 
 def _print_checked(results, *, stored: bool | None = None) -> int:
@@ -164,13 +165,14 @@ def check(directory: str, files: tuple[str, ...], player: str | None) -> None:
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--player", help="Whose orders (when a file has no 'player:' header).")
 @click.option("--force", is_flag=True, help="Store orders even with errors (recorded for the GM).")
-def submit(directory: str, files: tuple[str, ...], player: str | None, force: bool) -> None:
+@click.option("--as-gm", "as_gm", is_flag=True, help="The GM enters or edits these orders (kept in the audit log).")
+def submit(directory: str, files: tuple[str, ...], player: str | None, force: bool, as_gm: bool) -> None:
     """Check and store orders for the current turn (a later file replaces an earlier one).
 
     Example: gm submit camp orders/ann.txt
     """
     from .engine import submit_files
-    results = submit_files(_campaign(directory), list(files), player, force=force)
+    results = submit_files(_campaign(directory), list(files), player, force=force, as_gm=as_gm)
     clean = all(r.ok for r in results)
     code = _print_checked(results, stored=True if (clean or force) else False)
     if force and not clean:
@@ -205,14 +207,22 @@ def resolve(directory: str, force: bool) -> None:
 @click.option("--public", is_flag=True, help="The public report (forum).")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "markdown", "bbcode", "html"]))
-def report(directory: str, turn: int | None, player: str | None, public: bool, fmt: str) -> None:
+@click.option("--image-url", "image_base", metavar="URL", help="Reference images at URL/turnNNN-NAME.png (forum posts).")
+@click.option("--forum-images", "forum_folder", metavar="FOLDER",
+              help="Write forum-sized copies of the images there (at most 800 px wide, 500 kB), to upload.")
+def report(directory: str, turn: int | None, player: str | None, public: bool, fmt: str,
+           image_base: str | None, forum_folder: str | None) -> None:
     """Print a turn's report as one viewer sees it (GM's by default).
 
-    Example: gm report camp --player ann --format markdown
+    \b
+    Examples:
+      gm report camp --player ann --format markdown
+      gm report camp --public --format bbcode --image-url https://example.org/camp --forum-images up/
     """
     from .engine import report_text, resolve_viewer
     campaign = _campaign(directory)
-    click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt), nl=False)
+    click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt,
+                           image_base=image_base, forum_folder=forum_folder), nl=False)
 
 
 class _MapGroup(_Group):

@@ -170,8 +170,10 @@ def check_files(campaign: Campaign, files: list[str], player: str | None = None)
 
 
 def submit_files(campaign: Campaign, files: list[str], player: str | None = None, *,
-                 force: bool = False) -> list[Checked]:
-    """Check and store orders; without ``force`` nothing is stored unless every file is clean."""
+                 force: bool = False, as_gm: bool = False) -> list[Checked]:
+    """Check and store orders; without ``force`` nothing is stored unless every file is clean.
+    ``as_gm``: the GM entered or edited these orders for the player; recorded in the audit log,
+    which the GM's report shows."""
     with campaign.lock():
         results = check_files(campaign, files, player)
         if not force and any(not r.ok for r in results):
@@ -181,6 +183,12 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
             if r.player is None or r.player not in campaign.player_ids:
                 continue
             campaign.store_orders(turn, r.player, r.text, errors=r.errors or None)
+            if as_gm:
+                import datetime as dt
+                from .mail.receipts import receipt
+                campaign.record_audit(turn, {
+                    "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "turn": turn,
+                    "player": r.player, "file": r.file, "receipt": receipt(r.text), "by": "gm"})
         return results
 
 
@@ -196,16 +204,19 @@ class Resolved:
 
 def _orders_for_turn(campaign: Campaign, game: Game, state: dict, turn: int, *,
                      force: bool) -> tuple[dict[str, Any], list[str]]:
+    from .deadlines import read_policy, resolve_refusal
     due = game.due(state)
     stored = campaign.stored_orders(turn)
     missing = [p for p in due if p not in stored or campaign.forced_errors(turn, p)]
     if missing and not force:
-        raise InputError(f"turn {turn}: waiting for orders from {', '.join(missing)} "
-                         "(gm resolve --force applies the missed-turn policy)")
+        refusal = resolve_refusal(campaign)
+        if refusal:
+            raise InputError(refusal)
+    bots = read_policy(campaign) == "bot"
     orders: dict[str, Any] = {}
     for p in due:
         if p in missing:
-            orders[p] = game.default_orders(state, p)
+            orders[p] = game.bot_orders(state, p) if bots else game.default_orders(state, p)
             if orders[p] is None and game.sequential:
                 raise InputError(f"turn {turn}: {p} sent no usable orders and {game.title} has no default "
                                  f"move; store orders with `gm submit {campaign.path} FILE --player {p}`")
@@ -296,7 +307,19 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
         "due_names": [names.get(p, p) for p in game.due(state)],
         "order_form": game.order_form(state, viewer) if viewer in names and viewer in game.due(state) else "",
         "image": image, "dice": dice, "extra_images": [],
+        "receipts": _receipts(campaign, turn),
+        "audit": campaign.audit_log(turn) if viewer == GM_VIEWER else [],
     }
+
+
+def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:
+    """Each player's receipt for the orders this turn applied: anyone can check theirs."""
+    if turn == 0:
+        return []
+    from .mail.receipts import turn_receipts
+    names = {p["id"]: p["name"] for p in campaign.players}
+    stored = {p: t for p, t in campaign.stored_orders(turn).items() if not campaign.forced_errors(turn, p)}
+    return [{"player": p, "name": names.get(p, p), "receipt": r} for p, r in turn_receipts(stored).items()]
 
 
 def _secret_seeds(campaign: Campaign, last: int) -> list[dict[str, Any]]:
@@ -358,7 +381,10 @@ def resolve_viewer(campaign: Campaign, player: str | None, public: bool) -> str:
     return "public" if public else GM_VIEWER
 
 
-def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str) -> str:
+def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
+                image_base: str | None = None, forum_folder: str | None = None) -> str:
+    """A turn's report for ``viewer``. ``image_base``: images are referenced at that URL (a forum
+    post); ``forum_folder``: forum-sized copies of the images are written there to upload."""
     from .report import render_report
     game = games.get(campaign.game_name)
     turn = campaign.check_turn(turn)
@@ -370,6 +396,13 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str) -> 
     reports = campaign.turn_dir(turn) / "reports"
     context["extra_images"] = sorted(p.name for p in reports.glob("*.png")
                                      if p.name != name and not p.name.startswith(f"{game.image_name}-"))
+    if forum_folder:
+        from .forum import write_forum_images
+        write_forum_images(reports, turn, [n for n in [image, *context["extra_images"]] if n], Path(forum_folder))
+    if image_base:
+        from .forum import image_url
+        context["image"] = image_url(image_base, turn, image) if image else None
+        context["extra_images"] = [image_url(image_base, turn, n) for n in context["extra_images"]]
     return render_report(context, fmt, game_name=game.name, template_dirs=(campaign.path / "templates",))
 
 
@@ -406,10 +439,13 @@ def status(campaign: Campaign) -> dict[str, Any]:
     state = campaign.state(last)
     due = game.due(state)
     stored = campaign.stored_orders(last + 1)
+    from .deadlines import deadline_status
+    deadline = deadline_status(campaign).as_dict()
     return {"campaign": campaign.name, "game": game.name, "turn": last + 1, "last_resolved": last,
             "phase": game.phase(state), "finished": game.finished(state), "summary": game.summary(state),
             "due": due, "in": [p for p in due if p in stored], "missing": [p for p in due if p not in stored],
-            "deadline": campaign.config.get("deadline")}
+            "deadline": deadline["deadline"], "time_left": deadline["left"], "grace": deadline["grace"],
+            "nmr_policy": deadline["policy"]}
 
 
 def route_advice(campaign: Campaign, player: str, origin: str, destination: str) -> str:

@@ -115,7 +115,7 @@ def test_resolve_waits_then_resolves_once(camp, tmp_path):
     run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"))
     result = run("resolve", camp, code=1)
     assert result.output.strip() == "Error: turn 1: waiting for orders from bob " \
-                                    "(gm resolve --force applies the missed-turn policy)"
+                                    "(no deadline set; gm resolve --force to go on)"
     run("submit", camp, orders(tmp_path, "b.txt", "player: bob\nguess 2\n"))
     result = run("resolve", camp)
     assert "Turn 1 resolved." in result.output
@@ -257,3 +257,42 @@ def test_html_reports_escape_names(tmp_path, fixed_master):
     html = run("report", camp, "--public", "--format", "html").output
     assert "Ann &lt;b&gt;&amp;amp;" in html and "<b>&amp;" not in html
     assert "Ann <b>&amp;" in run("report", camp, "--public").output  # text stays as written
+
+
+def test_receipts_in_reports_and_gm_audit_log(camp, tmp_path):
+    from gm.mail.receipts import receipt
+    run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4  # sure\n"))
+    run("submit", camp, orders(tmp_path, "b.txt", "guess 2\n"), "--player", "bob", "--as-gm")
+    run("resolve", camp)
+    public = run("report", camp, "--public").output
+    assert f"Ann: {receipt('guess 4')}" in public and f"Bob: {receipt('guess 2')}" in public
+    assert "ORDERS ENTERED BY THE GM" not in public
+    gm_report = run("report", camp).output
+    assert "ORDERS ENTERED BY THE GM" in gm_report and "bob from" in gm_report
+
+
+def test_deadline_refuses_early_resolve_then_applies_policy(camp, tmp_path):
+    import yaml
+    config = yaml.safe_load((camp / "campaign.yaml").read_text())
+    config["deadline"] = "2999-01-01T18:00+00:00"
+    (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
+    run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"))
+    assert "waiting for orders from bob; deadline 2999-01-01T18:00:00+00:00" in run("resolve", camp, code=1).output
+    assert "left" in run("status", camp).output
+    config["deadline"] = "2000-01-01T18:00+00:00"
+    (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
+    assert "Missed turn: bob." in run("resolve", camp).output  # deadline passed, policy default
+
+
+def test_forum_report_references_uploaded_images(tmp_path):
+    import hashlib
+
+    from PIL import Image
+    camp = tmp_path / "net"
+    engine.new_campaign(camp, "network", ["dark", "light"], master=hashlib.sha256(b"f").digest())
+    out = run("report", camp, "--public", "--format", "bbcode", "--image-url", "https://example.org/c/",
+              "--forum-images", tmp_path / "up").output
+    assert "[img]https://example.org/c/turn000-board.png[/img]" in out
+    image = tmp_path / "up" / "turn000-board.png"
+    assert Image.open(image).size[0] <= 800 and image.stat().st_size <= 500_000
+    assert image.stat().st_mode & 0o044  # readable by a web server, unlike mkstemp's default

@@ -12,10 +12,10 @@ turn: 3   # the third turn
   place c3   # where
 round 1: (0203) "Helm's Deep # not a comment" 0207
 
--- 
+--
 Blue's signature
 place d4
-"""
+""".replace("\n--\n", "\n-- \n")  # the mail signature line is "-- "
 
 
 def test_frame_reads_headers_and_lines():

@@ -126,6 +126,11 @@ class Game:
         """Orders for a player whose orders did not arrive (NMR), or None to do nothing."""
         return None
 
+    def bot_orders(self, state: State, player: str) -> Orders | None:
+        """Orders for a missing player when the campaign's NMR policy is `bot` (default: the
+        game's default orders)."""
+        return self.default_orders(state, player)
+
     def order_form(self, state: State, player: str) -> str:
         """A blank order form for the player's next orders (comment lines help them fill it in)."""
         return ""
