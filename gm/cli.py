@@ -207,7 +207,8 @@ def resolve(directory: str, force: bool) -> None:
 @click.option("--public", is_flag=True, help="The public report (forum).")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "markdown", "bbcode", "html"]))
-@click.option("--image-url", "image_base", metavar="URL", help="Reference images at URL/turnNNN-NAME.png (forum posts).")
+@click.option("--image-url", "image_base", metavar="URL",
+              help="Reference images at URL/turnNNN-NAME.png (forum posts).")
 @click.option("--forum-images", "forum_folder", metavar="FOLDER",
               help="Write forum-sized copies of the images there (at most 800 px wide, 500 kB), to upload.")
 def report(directory: str, turn: int | None, player: str | None, public: bool, fmt: str,

@@ -219,7 +219,8 @@ def test_war_turn_reports_every_format_and_draws():
                    "players": [{"id": p, "name": p, "colour": ""} for p in state["players"]], "names": names,
                    "view": GAME.view(state, None if viewer == "gm" else viewer), "events": events, "due": [],
                    "due_names": [], "order_form": GAME.order_form(state, "a") if viewer == "a" else "",
-                   "image": "map.png", "extra_images": [], "receipts": [], "audit": [], "dice": {"turn": 1, "seed": "00", "commitment": "11", "next_turn": 2,
+                   "image": "map.png", "extra_images": [], "receipts": [], "audit": [],
+                   "dice": {"turn": 1, "seed": "00", "commitment": "11", "next_turn": 2,
                                                 "next_commitment": "22", "rolls": []}}
         for fmt in ("text", "markdown", "bbcode", "html"):
             text = render_report(context, fmt, game_name=GAME.name)

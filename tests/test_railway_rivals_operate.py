@@ -154,7 +154,8 @@ def context(state: dict, events: list[dict], viewer: str, turn: int) -> dict:
             "viewer_name": names.get(viewer, "GM"), "players": players, "names": names,
             "view": GAME.view(state, None), "events": events, "due": GAME.due(state),
             "order_form": GAME.order_form(state, viewer) if viewer in names and GAME.due(state) else "",
-            "image": None, "extra_images": [], "receipts": [], "audit": [], "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
+            "image": None, "extra_images": [], "receipts": [], "audit": [],
+            "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

@@ -39,7 +39,8 @@ def context(state: dict, events: list[dict], viewer: str, turn: int) -> dict:
             "view": GAME.view(state, None if viewer == "gm" else viewer),
             "events": [{"engine": True, "kind": "nmr", "player": "green", "text": "Green sent no orders."}] + events,
             "due": GAME.due(state), "order_form": GAME.order_form(state, viewer) if viewer in names else "",
-            "image": "map.png", "extra_images": [], "receipts": [], "audit": [], "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
+            "image": "map.png", "extra_images": [], "receipts": [], "audit": [],
+            "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

@@ -70,7 +70,8 @@ def context(state, events, viewer):
             "viewer_name": viewer, "players": [{"id": p, "name": p, "colour": ""} for p in state["players"]],
             "names": {p: p for p in state["players"]}, "view": GAME.view(state, who),
             "events": GAME.view_events(events, who), "due": GAME.due(state),
-            "order_form": GAME.order_form(state, viewer), "image": None, "extra_images": [], "receipts": [], "audit": [],
+            "order_form": GAME.order_form(state, viewer), "image": None,
+            "extra_images": [], "receipts": [], "audit": [],
             "dice": dice_block(1, b"s" * 32, b"t" * 32, [])}
 
 
