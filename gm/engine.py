@@ -294,6 +294,7 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
     engine_events = [e for e in events if e.get("engine")]
     game_events = game.view_events([e for e in events if not e.get("engine")], who)
     names = {p["id"]: p["name"] for p in campaign.players}
+    game_events = [_named(e, names) for e in game_events]
     dice = dice_block(turn, seed, next_seed, dice_log.get("rolls", []))
     if finished:
         dice["secret_seeds"] = _secret_seeds(campaign, turn)
@@ -310,6 +311,16 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
         "receipts": _receipts(campaign, turn),
         "audit": campaign.audit_log(turn) if viewer == GM_VIEWER else [],
     }
+
+
+def _named(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """Games write player ids in event texts (they know no names); readers see the names."""
+    import re
+    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
+    if not ids or not isinstance(event.get("text"), str):
+        return event
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+    return {**event, "text": pattern.sub(lambda m: names[m.group(1)], event["text"])}
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:

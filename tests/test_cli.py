@@ -296,3 +296,19 @@ def test_forum_report_references_uploaded_images(tmp_path):
     image = tmp_path / "up" / "turn000-board.png"
     assert Image.open(image).size[0] <= 800 and image.stat().st_size <= 500_000
     assert image.stat().st_mode & 0o044  # readable by a web server, unlike mkstemp's default
+
+
+def test_event_texts_name_players(tmp_path, fixed_master):
+    camp = tmp_path / "names"
+    engine.new_campaign(camp, "guess", ["ann:Ann Smith", "bob"], master=fixed_master)
+    (tmp_path / "a.txt").write_text("player: ann\nguess 1\n")
+    (tmp_path / "b.txt").write_text("player: bob\nguess 1\n")
+    for n in range(1, 7):
+        run("submit", camp, tmp_path / "a.txt", tmp_path / "b.txt")
+        run("resolve", camp)
+        if "guessed right" in (camp / "turns" / f"{n:03d}" / "events.yaml").read_text():
+            break
+        if n == 3:
+            pytest.skip("nobody guessed right in three turns")
+    report = run("report", camp, "--public").output
+    assert "Ann Smith guessed right." in report and "ann guessed" not in report
