@@ -45,6 +45,14 @@ def _located(line: str) -> bool:
     return head.count(":") >= 1 and head.rsplit(":", 1)[-1].isdigit()
 
 
+def _exit_on_problems(problems: list[str]) -> None:
+    """Each problem on its own line on stderr; exit 1 when there is any."""
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        sys.exit(1)
+
+
 def _campaign(directory: str):
     from .campaign import Campaign
     return Campaign(directory)
@@ -340,11 +348,7 @@ def replay(directory: str) -> None:
     """
     from .audit import replay as replay_campaign
     campaign = _campaign(directory)
-    problems = replay_campaign(campaign)
-    for line in problems:
-        click.echo(line, err=True)
-    if problems:
-        sys.exit(1)
+    _exit_on_problems(replay_campaign(campaign))
     click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches.")
 
 
@@ -365,10 +369,7 @@ def dice_verify(directory: str) -> None:
     """
     from .audit import verify_dice
     checked, problems = verify_dice(_campaign(directory))
-    for line in problems:
-        click.echo(line, err=True)
-    if problems:
-        sys.exit(1)
+    _exit_on_problems(problems)
     click.echo(f"All {checked} rolls verified.")
 
 

@@ -2,6 +2,16 @@
 from __future__ import annotations
 
 
+def located(file: str, line: int | None, col: int | None, message: str, default: str) -> str:
+    """'FILE:LINE:COL: message', with what is known of the place."""
+    where = file or default
+    if line is not None:
+        where += f":{line}"
+        if col is not None:
+            where += f":{col}"
+    return f"{where}: {message}"
+
+
 class GMError(Exception):
     """An error to show a person as one line; ``exit_code`` is 1 for bad input, 2 for usage/config."""
 
@@ -46,12 +56,7 @@ class OrderError(InputError, ValueError):
         self.file = file
 
     def located(self) -> str:
-        where = self.file or "<orders>"
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.col is not None:
-                where += f":{self.col}"
-        return f"{where}: {self.message}"
+        return located(self.file, self.line, self.col, self.message, "<orders>")
 
     def __str__(self) -> str:
         return self.located()
@@ -91,12 +96,7 @@ class MapError(InputError):
         self.message, self.file, self.line, self.col = message, file, line, col
 
     def __str__(self) -> str:
-        where = self.file or "<map>"
-        if self.line is not None:
-            where += f":{self.line}"
-            if self.col is not None:
-                where += f":{self.col}"
-        return f"{where}: {self.message}"
+        return located(self.file, self.line, self.col, self.message, "<map>")
 
 
 class MapErrors(InputError):
