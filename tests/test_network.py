@@ -447,3 +447,22 @@ def test_neither_side_able_to_move_draws(monkeypatch):
     assert state["winner"] == "draw" and state["end"] == "no legal move"
     assert events[-1]["text"] == "Neither side has a legal move: the game is drawn."
     assert GAME.summary(state) == "drawn as neither side can move"
+
+
+def test_board_png_needs_no_matplotlib_and_svg_still_works():
+    """PNG by Pillow keeps `gm resolve` fast; SVG is drawn by matplotlib."""
+    import subprocess
+    import sys
+    code = (
+        "import io, sys\n"
+        "from gm import games, dice\n"
+        "g = games.get('network')\n"
+        "s = g.setup(None, ['dark', 'light'], {'turn_order': 'standard', 'position': ''}, dice.Dice(bytes(32)))\n"
+        "buf = io.BytesIO(); g.render(s, None).savefig(buf, format='png')\n"
+        "assert buf.getvalue()[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
+        "assert 'matplotlib' not in sys.modules, 'PNG pulled in matplotlib'\n"
+        "buf = io.BytesIO(); g.render(s, None).savefig(buf, format='svg')\n"
+        "assert b'<svg' in buf.getvalue()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -183,5 +183,5 @@ class NetworkGame(Game):
         return copy.deepcopy(state)  # Network hides nothing
 
     def render(self, state, viewer, *, events=None):
-        from .render import draw_board  # matplotlib only when drawing
-        return draw_board(self.view(state, viewer))
+        from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
+        return BoardPicture(self.view(state, viewer))
