@@ -98,7 +98,7 @@ def bench_network(tmp: Path) -> None:
         start = time.perf_counter()
         subprocess.run([GM, "resolve", str(camp)], stdout=subprocess.DEVNULL, check=True, env=env)
         walls.append(time.perf_counter() - start)
-    row("gm resolve of one turn (subprocess, matplotlib import included)",
+    row("gm resolve of one turn (subprocess, start-up included)",
         f"{statistics.median(walls) * 1000:.0f} ms", "goal < 1 s")
     figures = bench_detection(10_000)
     rate = figures["per_second"]
