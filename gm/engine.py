@@ -294,7 +294,8 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
     engine_events = [e for e in events if e.get("engine")]
     game_events = game.view_events([e for e in events if not e.get("engine")], who)
     names = {p["id"]: p["name"] for p in campaign.players}
-    game_events = [_named(e, names) for e in game_events]
+    rename = _namer(names)
+    game_events = [{**e, "text": rename(e["text"])} if isinstance(e.get("text"), str) else e for e in game_events]
     dice = dice_block(turn, seed, next_seed, dice_log.get("rolls", []))
     if finished:
         dice["secret_seeds"] = _secret_seeds(campaign, turn)
@@ -313,14 +314,14 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
     }
 
 
-def _named(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _namer(names: dict[str, str]):
     """Games write player ids in event texts (they know no names); readers see the names."""
     import re
     ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
-    if not ids or not isinstance(event.get("text"), str):
-        return event
+    if not ids:
+        return lambda text: text
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-    return {**event, "text": pattern.sub(lambda m: names[m.group(1)], event["text"])}
+    return lambda text: pattern.sub(lambda m: names[m.group(1)], text)
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:
