@@ -311,7 +311,7 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
     gm("resolve", camp)
     bob = gm("report", camp, "--player", "bob")
     ann = gm("report", camp, "--player", "ann")
-    assert "ann drew a card from the deck." in bob and "ann drew a card from the deck." not in ann
+    assert "Ann drew a card from the deck." in bob and "Ann drew a card from the deck." not in ann  # names shown
     assert "Map 2 is a reconstruction" not in bob  # the warning is on the image, the report names the map
     assert (camp / "turns" / "001" / "reports" / "map-bob.png").is_file()
     assert json.loads(gm("show", camp, "--json"))["state"]["routes"]["ann"] == [first]
