@@ -16,11 +16,10 @@ from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spe
 from .dice import Dice, commitment, new_master_secret, turn_seed
 from .errors import CampaignError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
 from .fileio import dump_yaml, write_yaml
-from .games.base import Game
+from .games.base import GM_VIEWER, Game
 from .names import suggestion
 from .orders import read_frame
 
-GM_VIEWER = "gm"
 
 
 # ---- set-up --------------------------------------------------------------------------------
@@ -285,43 +284,19 @@ def image_file(game: Game, viewer: str) -> str:
 
 def report_context(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
                    dice_log: dict, viewer: str, *, image: str | None) -> dict[str, Any]:
-    from .report import dice_block
-    who = _game_viewer(viewer)
+    """What a report template receives, for one viewer of one resolved turn of ``campaign``."""
+    from .report import dice_block, template_context
     master = campaign.master_secret()
     finished = game.finished(state)
     next_seed = None if finished else turn_seed(master, turn + 1)
     seed = bytes.fromhex(dice_log["seed"]) if dice_log.get("seed") else None
-    engine_events = [e for e in events if e.get("engine")]
-    game_events = game.view_events([e for e in events if not e.get("engine")], who)
-    names = {p["id"]: p["name"] for p in campaign.players}
-    rename = _namer(names)
-    game_events = [{**e, "text": rename(e["text"])} if isinstance(e.get("text"), str) else e for e in game_events]
     dice = dice_block(turn, seed, next_seed, dice_log.get("rolls", []))
     if finished:
         dice["secret_seeds"] = _secret_seeds(campaign, turn)
-    return {
-        "game": game.title, "game_name": game.name, "campaign": campaign.name, "turn": turn,
-        "phase": game.phase(state), "finished": finished, "viewer": viewer,
-        "viewer_name": names.get(viewer, "GM" if viewer == GM_VIEWER else "Public"),
-        "players": [{"id": p["id"], "name": p["name"], "colour": p.get("colour", "")} for p in campaign.players],
-        "names": names,
-        "view": game.view(state, who), "events": engine_events + game_events, "due": game.due(state),
-        "due_names": [names.get(p, p) for p in game.due(state)],
-        "order_form": game.order_form(state, viewer) if viewer in names and viewer in game.due(state) else "",
-        "image": image, "dice": dice, "extra_images": [],
-        "receipts": _receipts(campaign, turn),
-        "audit": campaign.audit_log(turn) if viewer == GM_VIEWER else [],
-    }
-
-
-def _namer(names: dict[str, str]):
-    """Games write player ids in event texts (they know no names); readers see the names."""
-    import re
-    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
-    if not ids:
-        return lambda text: text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-    return lambda text: pattern.sub(lambda m: names[m.group(1)], text)
+    players = [{"id": p["id"], "name": p["name"], "colour": p.get("colour", "")} for p in campaign.players]
+    return template_context(game, state, events, viewer, turn=turn, campaign=campaign.name, players=players,
+                            dice=dice, image=image, receipts=_receipts(campaign, turn),
+                            audit=campaign.audit_log(turn) if viewer == GM_VIEWER else [])
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:

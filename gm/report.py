@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 
 from .errors import UsageError
+from .games.base import GM_VIEWER
 from .names import suggestion
 from .paths import TEMPLATES
 
@@ -90,3 +91,42 @@ def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: li
         "next_commitment": hashlib.sha256(next_seed).hexdigest() if next_seed is not None else None,
         "rolls": [r for r in rolls if not r.get("secret")],
     }
+
+
+
+def template_context(game, state: dict, events: list[dict], viewer: str, *, turn: int, campaign: str,
+                     players: list[dict[str, str]], dice: dict[str, Any], image: str | None = None,
+                     extra_images: list[str] | None = None, receipts: list[dict] | None = None,
+                     audit: list[dict] | None = None) -> dict[str, Any]:
+    """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
+    "public" or "gm". What the viewer may see is the game's ``view`` and ``view_events``."""
+    who = None if viewer == GM_VIEWER else viewer
+    names = {p["id"]: p["name"] for p in players}
+    rename = _namer(names)
+    engine_events = [e for e in events if e.get("engine")]
+    game_events = [{**e, "text": rename(e["text"])} if isinstance(e.get("text"), str) else e
+                   for e in game.view_events([e for e in events if not e.get("engine")], who)]
+    due = game.due(state)
+    return {
+        "game": game.title, "game_name": game.name, "campaign": campaign, "turn": turn,
+        "phase": game.phase(state), "finished": game.finished(state), "viewer": viewer,
+        "viewer_name": names.get(viewer, "GM" if viewer == GM_VIEWER else "Public"),
+        "players": players, "names": names,
+        "view": game.view(state, who), "events": engine_events + game_events,
+        "due": due, "due_names": [names.get(p, p) for p in due],
+        "order_form": game.order_form(state, viewer) if viewer in names and viewer in due else "",
+        "image": image, "extra_images": list(extra_images or []), "dice": dice,
+        "receipts": list(receipts or []), "audit": list(audit or []),
+    }
+
+
+def _namer(names: dict[str, str]):
+    """Games write player ids in event texts (they know no names); readers see the names."""
+    import re
+    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
+    if not ids:
+        return lambda text: text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+    return lambda text: pattern.sub(lambda m: names[m.group(1)], text)
+
+

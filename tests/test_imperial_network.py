@@ -209,19 +209,15 @@ def _war_turn_state():
 
 
 def test_war_turn_reports_every_format_and_draws():
-    from gm.report import render_report
+    from gm.report import render_report, template_context
     state, events = _war_turn_state()
     assert state["war"]["connected"]["a"] == ["Karlsruhe"] and state["war"]["troops"] == 4
-    names = {p: p.upper() for p in state["players"]}
+    players = [{"id": p, "name": p.upper(), "colour": ""} for p in state["players"]]
     for viewer in ("a", "public", "gm"):
-        context = {"game": GAME.title, "game_name": GAME.name, "campaign": "test", "turn": state["turn"],
-                   "phase": GAME.phase(state), "finished": False, "viewer": viewer, "viewer_name": viewer,
-                   "players": [{"id": p, "name": p, "colour": ""} for p in state["players"]], "names": names,
-                   "view": GAME.view(state, None if viewer == "gm" else viewer), "events": events, "due": [],
-                   "due_names": [], "order_form": GAME.order_form(state, "a") if viewer == "a" else "",
-                   "image": "map.png", "extra_images": [], "receipts": [], "audit": [],
-                   "dice": {"turn": 1, "seed": "00", "commitment": "11", "next_turn": 2,
-                                                "next_commitment": "22", "rolls": []}}
+        context = template_context(GAME, state, events, viewer, turn=state["turn"], campaign="test",
+                                   players=players, image="map.png",
+                                   dice={"turn": 1, "seed": "00", "commitment": "11", "next_turn": 2,
+                                         "next_commitment": "22", "rolls": []})
         for fmt in ("text", "markdown", "bbcode", "html"):
             text = render_report(context, fmt, game_name=GAME.name)
             assert "11 troops needed" in text and "7 missing" in text

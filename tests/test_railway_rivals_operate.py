@@ -17,7 +17,7 @@ from gm.errors import OrderErrors
 from gm.games import get
 from gm.hexmap.mapfile import load_map
 from gm.orders import read_frame
-from gm.report import FORMATS, dice_block, render_report
+from gm.report import FORMATS, dice_block, render_report, template_context
 from gm.games.railway_rivals.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
                                               schedule_problems, town_numbers)
 
@@ -148,14 +148,8 @@ def test_fees_respect_the_cap(game) -> None:
 # ---- reports -----------------------------------------------------------------------------------
 def context(state: dict, events: list[dict], viewer: str, turn: int) -> dict:
     players = [{"id": p, "name": p.title(), "colour": ""} for p in state["players"]]
-    names = {p["id"]: p["name"] for p in players}
-    return {"game": GAME.title, "game_name": GAME.name, "campaign": "Test", "turn": turn,
-            "phase": GAME.phase(state), "finished": GAME.finished(state), "viewer": viewer,
-            "viewer_name": names.get(viewer, "GM"), "players": players, "names": names,
-            "view": GAME.view(state, None), "events": events, "due": GAME.due(state),
-            "order_form": GAME.order_form(state, viewer) if viewer in names and GAME.due(state) else "",
-            "image": None, "extra_images": [], "receipts": [], "audit": [],
-            "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
+    return template_context(GAME, state, events, viewer, turn=turn, campaign="Test", players=players,
+                            dice=dice_block(turn, b"s" * 32, b"n" * 32, []))
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

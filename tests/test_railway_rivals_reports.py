@@ -9,7 +9,7 @@ from gm.dice import Dice
 from gm.engine import new_campaign, resolve, submit_files
 from gm.games import get
 from gm.orders import read_frame
-from gm.report import FORMATS, dice_block, render_report
+from gm.report import FORMATS, dice_block, render_report, template_context
 
 GAME = get("railway-rivals")
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,17 +30,11 @@ def eventful_turn() -> tuple[dict, list[dict]]:
 
 
 def context(state: dict, events: list[dict], viewer: str, turn: int) -> dict:
-    """What the engine hands a report template (docs/plugins.md)."""
+    """What the engine hands a report template (docs/plugins.md), from the engine's own builder."""
     players = [{"id": p, "name": p.title(), "colour": ""} for p in state["players"]]
-    names = {p["id"]: p["name"] for p in players}
-    return {"game": GAME.title, "game_name": GAME.name, "campaign": "Test <&> Shire", "turn": turn,
-            "phase": GAME.phase(state), "finished": GAME.finished(state), "viewer": viewer,
-            "viewer_name": names.get(viewer, "GM"), "players": players, "names": names,
-            "view": GAME.view(state, None if viewer == "gm" else viewer),
-            "events": [{"engine": True, "kind": "nmr", "player": "green", "text": "Green sent no orders."}] + events,
-            "due": GAME.due(state), "order_form": GAME.order_form(state, viewer) if viewer in names else "",
-            "image": "map.png", "extra_images": [], "receipts": [], "audit": [],
-            "dice": dice_block(turn, b"s" * 32, b"n" * 32, [])}
+    nmr = {"engine": True, "kind": "nmr", "player": "green", "text": "Green sent no orders."}
+    return template_context(GAME, state, [nmr, *events], viewer, turn=turn, campaign="Test <&> Shire",
+                            players=players, image="map.png", dice=dice_block(turn, b"s" * 32, b"n" * 32, []))
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

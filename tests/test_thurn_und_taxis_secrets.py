@@ -12,7 +12,7 @@ import pytest
 from gm.dice import Dice
 from gm.games import get
 from gm.orders import read_frame
-from gm.report import dice_block, render_report
+from gm.report import dice_block, render_report, template_context
 
 GAME = get("thurn-und-taxis")
 FORMATS = ("text", "markdown", "bbcode", "html")
@@ -64,15 +64,9 @@ def held_only_by_others(state, viewer, public_events_json):
 
 
 def context(state, events, viewer):
-    who = None if viewer == "gm" else viewer
-    return {"game": GAME.title, "game_name": GAME.name, "campaign": "secrets", "turn": 1,
-            "phase": GAME.phase(state), "finished": GAME.finished(state), "viewer": viewer,
-            "viewer_name": viewer, "players": [{"id": p, "name": p, "colour": ""} for p in state["players"]],
-            "names": {p: p for p in state["players"]}, "view": GAME.view(state, who),
-            "events": GAME.view_events(events, who), "due": GAME.due(state),
-            "order_form": GAME.order_form(state, viewer), "image": None,
-            "extra_images": [], "receipts": [], "audit": [],
-            "dice": dice_block(1, b"s" * 32, b"t" * 32, [])}
+    players = [{"id": p, "name": p, "colour": ""} for p in state["players"]]
+    return template_context(GAME, state, events, viewer, turn=1, campaign="secrets", players=players,
+                            dice=dice_block(1, b"s" * 32, b"t" * 32, []))
 
 
 @pytest.mark.parametrize("map_name,players", [("map1", ("ann", "bob", "cy")), ("map2", ("ann", "bob"))])

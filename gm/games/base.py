@@ -12,6 +12,9 @@ from typing import Any
 from ..dice import Dice
 from ..orders import OrderLine
 
+# how reports and the CLI name the GM as a viewer (games see None for the GM)
+GM_VIEWER = "gm"
+
 State = dict[str, Any]
 Orders = Any  # plain data, game-defined
 Event = dict[str, Any]
