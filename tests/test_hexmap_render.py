@@ -6,11 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
 from gm.hexmap.mapfile import load_map
+from gm.hexmap.shapes import lines_of
 from gm.hexmap.render import draw_map, render_blank, save_figure
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -60,9 +60,8 @@ def test_parallel_track_is_drawn_side_by_side():
     hexmap = load_map("tutorial")
     shared = [["0508", "0509"], ["0509", "0510"]]
     fig = draw_map(hexmap, track={"blue": shared, "red": shared[::-1]}, colours={"blue": "blue", "red": "red"})
-    ax = fig.axes[0]
-    coloured = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_zorder() == 7.1]
-    blue, red = (np.array(c.get_segments()) for c in coloured)
+    coloured = [c for c in fig.artists if c.get_zorder() == 7.1]
+    blue, red = (np.array(lines_of(c)) for c in coloured)
     # the same links (red gave them the other way round), a fifth of a hex apart, either side of the centres
     gaps = np.linalg.norm(blue - red, axis=2)
     assert len(coloured) == 2 and np.allclose(gaps, 0.2)
@@ -73,8 +72,8 @@ def test_parallel_track_is_drawn_side_by_side():
 def test_tracks_alone_on_a_link_stay_on_the_centre_line():
     hexmap = load_map("tutorial")
     fig = draw_map(hexmap, track={"blue": [["0506", "0507"]]})
-    (blue,) = [c for c in fig.axes[0].collections if isinstance(c, LineCollection) and c.get_zorder() == 7.1]
-    (segment,) = blue.get_segments()
+    (blue,) = [c for c in fig.artists if c.get_zorder() == 7.1]
+    (segment,) = lines_of(blue)
     centres = [hexmap.grid.center("0506"), hexmap.grid.center("0507")]
     assert np.allclose(segment, centres)
 

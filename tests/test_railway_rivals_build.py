@@ -161,4 +161,4 @@ def test_the_map_image_is_drawn() -> None:
     orders = {"blue": parse(state, "blue", "round 1: (0609) 0710 ferry F1 1110"), "red": None}
     after, events = GAME.resolve(state, orders, Dice(b"x" * 32))
     figure = GAME.render(after, None, events=events)
-    assert figure.axes and any(t.get_text() == "Test Shire: after build turn 1" for t in figure.texts)
+    assert figure.artists and any(t.get_text() == "Test Shire: after build turn 1" for t in figure.texts)

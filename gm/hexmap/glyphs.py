@@ -1,8 +1,10 @@
-"""Many short labels as one filled path: a map's thousand hex numbers drawn as a single artist.
+"""Many short labels as one artist: a map's thousand hex numbers without a thousand Text objects.
 
 matplotlib lays out and rasterises each Text on its own (milliseconds apiece); a map of 1,200 hex
 numbers then takes seconds. Here each character's outline is made once and copied into place with
-numpy, so all the labels of one style are one Path, drawn in one call. No kerning: labels are short.
+numpy, so all the labels of one style are one Path. ``add_labels`` puts them on a map as one
+gm.hexmap.stamps.Labels artist: stamped from masks in a PNG, these outlines in an SVG. No kerning:
+labels are short.
 """
 from __future__ import annotations
 
@@ -65,27 +67,17 @@ def labels_path(texts: Sequence[str], positions: np.ndarray, size: float, *, ha:
 
 def add_labels(container, texts: Sequence[str], positions, size: float, *, colour: str = "black",
                halo: float = 0.0, zorder: float = 6, transform=None, **layout) -> None:
-    """Draw labels as one patch (plus one white halo patch beneath when ``halo`` > 0, in points).
+    """Draw labels as one artist (white halo beneath when ``halo`` > 0, in points).
 
-    ``container`` is an Axes (data units) or a Figure with ``transform`` (e.g. inches, y down).
+    ``container`` is an Axes (data units) or a Figure with ``transform`` (e.g. inches, y down). PNGs get
+    the labels stamped from cached character masks (gm.hexmap.stamps); SVGs get the glyph outlines.
     """
-    path = labels_path(texts, positions, size, **layout)
-    if path is not None:
-        add_path(container, path, colour=colour, halo=halo, zorder=zorder, transform=transform)
+    from gm.hexmap.stamps import Labels
 
-
-def add_path(container, path: Path, *, colour: str = "black", halo: float = 0.0, zorder: float = 6,
-             transform=None, halo_path: Path | None = None) -> None:
-    """A ready glyph path filled in ``colour``; the halo is drawn around ``halo_path`` (default: the path)."""
-    from matplotlib.patches import PathPatch
-
+    if not len(texts):
+        return
+    labels = Labels(texts, positions, size, colour=colour, halo=halo, zorder=zorder, **layout)
+    if transform is not None:
+        labels.set_transform(transform)
     # add_artist, not add_patch: the axes limits are fixed, and fitting them to glyph curves is slow
-    patches = []
-    if halo and (halo_path or path) is not None:
-        patches.append(PathPatch(halo_path or path, facecolor="white", edgecolor="white", linewidth=halo,
-                                 joinstyle="round", zorder=zorder - 0.01))
-    patches.append(PathPatch(path, facecolor=colour, edgecolor="none", linewidth=0, zorder=zorder))
-    for patch in patches:
-        if transform is not None:
-            patch.set_transform(transform)
-        container.add_artist(patch)
+    container.add_artist(labels)

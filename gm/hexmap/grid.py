@@ -54,6 +54,7 @@ class Grid:
             raise ValueError(f"low_columns must be 'even' or 'odd', not {low_columns!r}")
         self.columns, self.rows, self.low_columns = columns, rows, low_columns
         self._low_parity = 0 if low_columns == "even" else 1
+        self._labels: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         return f"Grid({self.columns}, {self.rows}, low_columns={self.low_columns!r})"
@@ -101,7 +102,10 @@ class Grid:
 
     def labels(self) -> list[str]:
         """Every label, row by row from the top, left to right."""
-        return [make_label(c, r) for r in range(1, self.rows + 1) for c in range(1, self.columns + 1)]
+        if self._labels is None:
+            self._labels = tuple(f"{c:02d}{r:02d}" for r in range(1, self.rows + 1)
+                                 for c in range(1, self.columns + 1))
+        return list(self._labels)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.labels())

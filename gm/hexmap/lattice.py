@@ -9,6 +9,7 @@ module is imported only by the renderer.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -54,7 +55,12 @@ def lattice_centres(columns: int, rows: int, *, low_columns: str = "even") -> np
 
 def grid_centres(grid: Grid) -> np.ndarray:
     """Centres of every hex of ``grid`` in ``grid.labels()`` order, shape (n, 2)."""
-    return lattice_centres(grid.columns, grid.rows, low_columns=grid.low_columns).reshape(-1, 2)
+    return _centres(grid.columns, grid.rows, grid.low_columns).copy()
+
+
+@lru_cache(maxsize=32)
+def _centres(columns: int, rows: int, low_columns: str) -> np.ndarray:
+    return lattice_centres(columns, rows, low_columns=low_columns).reshape(-1, 2)
 
 
 def hexagon_vertices(centres: np.ndarray, radius: float = 1.0) -> np.ndarray:

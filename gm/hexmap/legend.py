@@ -6,7 +6,6 @@ figure itself in inches (y downward from the key's top), labels as glyph paths l
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import Affine2D
@@ -80,11 +79,9 @@ def _handle(entry: tuple, x: float, y: float) -> list:
                           alpha=style.get("alpha"))]
     if kind == "line":
         segment = [[(x + 0.03, y), (x + HANDLE_IN - 0.03, y)]]
-        lines = [LineCollection(segment, colors=style["colour"], linewidths=style["width"],
-                                linestyles=style.get("style", "solid"), capstyle="round")]
+        lines = [shapes.strokes(segment, style["colour"], style["width"], style=style.get("style", "solid"))]
         if style.get("casing"):
-            lines.insert(0, LineCollection(segment, colors=style["casing"], linewidths=style["width"] + 1.6,
-                                           capstyle="round"))
+            lines.insert(0, shapes.strokes(segment, style["casing"], style["width"] + 1.6))
         return lines
     if kind == "hex":
         return [shapes.outlined(shapes.placed(shapes.HEXAGON, mid, 0.085), style["colour"], 1.8)]

@@ -52,3 +52,21 @@ def outlined(polygons: np.ndarray, colour, width: float, *, zorder: float = 1, s
 def hatched(polygons: np.ndarray, ink: str, hatch: str, *, zorder: float = 2) -> PolyCollection:
     """Hatching only (no fill, no outline); the hatch takes the edge colour."""
     return PolyCollection(polygons, facecolors="none", edgecolors=ink, linewidths=0, hatch=hatch, zorder=zorder)
+
+
+def strokes(lines, colour, width: float, *, style="solid", zorder: float = 1, capstyle: str = "round") -> PathPatch:
+    """Many lines (an (n, k, 2) array, or a list of (k, 2) point lists) as one stroked path: one artist
+    and one Path, where a LineCollection would make a Path for every line."""
+    lines = [np.asarray(line, float) for line in lines]
+    verts = np.concatenate(lines) if lines else np.zeros((0, 2))
+    codes = np.full(len(verts), Path.LINETO, Path.code_type)
+    codes[np.cumsum([0] + [len(line) for line in lines[:-1]])] = Path.MOVETO
+    return PathPatch(Path(verts, codes), facecolor="none", edgecolor=colour, linewidth=width, linestyle=style,
+                     capstyle=capstyle, joinstyle="round", zorder=zorder)
+
+
+def lines_of(patch: PathPatch) -> list[np.ndarray]:
+    """The lines of a ``strokes`` patch, each as its points (for tests and callers)."""
+    path = patch.get_path()
+    starts = np.flatnonzero(path.codes == Path.MOVETO).tolist() + [len(path.vertices)]
+    return [path.vertices[a:b] for a, b in zip(starts, starts[1:])]

@@ -1,0 +1,240 @@
+"""What a hex map shows, each kind of thing as few artists as possible: drawing only, no rules.
+
+Every function adds its artists to a ``board`` (gm.hexmap.render.Board), in hex units with y growing
+downward. ``at`` maps a hex label to its centre; ``s`` scales sizes tuned at a quarter-inch hex and
+``pt`` is one typographic point in hex units. The unchanging ones (terrain to hex numbers) go into
+the map's kept layer (gm.hexmap.layers); the rest are drawn above the track every time.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+from matplotlib.collections import PolyCollection
+
+from gm.hexmap import shapes
+from gm.hexmap.glyphs import add_labels
+from gm.hexmap.grid import SQRT3, Grid
+from gm.hexmap.lattice import grid_centres
+from gm.hexmap.model import HexMap
+from gm.hexmap.stamps import HexSides
+from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, MOUNTAIN,
+                             MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS,
+                             TRACK_GAP, WATER_NUMBER, WIDE_RIVER)
+
+NUMBER_ABOVE = 0.6  # a hex number sits this far above its hex's centre, clear of the track through it
+
+
+# --- the unchanging layer ------------------------------------------------------------------------------
+def terrain(board, grid: Grid, centres: np.ndarray, letters: np.ndarray, s: float) -> None:
+    """Every hex in its terrain's colour (one PolyCollection), then the hex sides over them."""
+    on_map = letters != "x"
+    faces = [TERRAIN_COLOURS.get(letter, "white") for letter in letters[on_map]]
+    board.add_artist(PolyCollection(shapes.placed(shapes.HEXAGON, centres[on_map]), facecolors=faces,
+                                    edgecolors="none", linewidths=0, zorder=1.1))
+    board.add_artist(HexSides(centres[on_map], _open_sides(grid, letters.astype("S1").tobytes()), colour=GRID_EDGE,
+                              width=GRID_LINE_PT * s, zorder=1.15))
+    swamp = letters == "s"
+    if swamp.any():  # hatching kept below the hex number
+        board.add_artist(shapes.hatched(shapes.placed(shapes.HEXAGON, centres[swamp] + [0.0, 0.14], 0.6),
+                                        SWAMP_INK, SWAMP_HATCH))
+    mountain = letters == "m"
+    if mountain.any():
+        peaks = shapes.placed(shapes.TRIANGLE, centres[mountain] + [0.0, 0.16], 0.82)
+        board.add_artist(shapes.filled(peaks, MOUNTAIN, edge=MOUNTAIN_INK, width=0.6 * s, zorder=2))
+
+
+@lru_cache(maxsize=16)
+def _open_sides(grid: Grid, letters: bytes) -> np.ndarray:
+    """For each hex on the map, which of its lower sides (0, 1, 2: see HexSides) face no hex on the map."""
+    kinds = np.frombuffer(letters, dtype="S1").astype(str)
+    centres = grid_centres(grid)
+    # hexes on a lattice of half rows: column index, and row index in half-hex steps
+    on_map = kinds != "x"
+    col = np.rint(centres[:, 0] / 1.5).astype(np.int64)
+    half = np.rint(centres[:, 1] / (SQRT3 / 2)).astype(np.int64)
+    present = np.zeros((col.max() + 3, half.max() + 4), bool)
+    present[col[on_map] + 1, half[on_map]] = True
+    across = [(1, 1), (0, 2), (-1, 1)]  # the hexes beyond sides 0, 1 and 2
+    return np.stack([~present[col[on_map] + 1 + dc, half[on_map] + dh] for dc, dh in across], axis=1)
+
+
+def foreign_lands(board, hexmap: HexMap, at: dict, s: float) -> None:
+    """Each foreign country: tinted, its frontier with home land, its entry hexes, its permitted routes."""
+    grid = hexmap.grid
+    for country in hexmap.foreign:
+        spots = np.array([at[h] for h in country.hexes])
+        board.add_artist(shapes.filled(shapes.placed(shapes.HEXAGON, spots), FOREIGN, zorder=2, alpha=0.2))
+        inside = set(country.hexes)
+        frontier = [(h, n) for h in country.hexes for n in grid.neighbours(h)
+                    if n not in inside and hexmap.buildable(n)]
+        if frontier:
+            board.add_artist(shapes.strokes(side_segments(frontier, at), FOREIGN, 2.4 * s,
+                                            style=(0, (5, 1.5, 1, 1.5)), zorder=4, capstyle="butt"))
+        if country.entry_hexes:
+            entry = shapes.placed(shapes.HEXAGON, np.array([at[h] for h in country.entry_hexes]), 0.9)
+            board.add_artist(shapes.outlined(entry, FOREIGN, 1.6 * s, zorder=4, style=(0, (2, 1))))
+        routes = [[at[h] for h in route] for route in country.permitted_routes]
+        if routes:
+            board.add_artist(shapes.strokes(routes, FOREIGN, 2.0 * s, style=(0, (3, 1.5)), zorder=5, capstyle="butt"))
+
+
+def rivers(board, hexmap: HexMap, at: dict, s: float) -> None:
+    """Rivers, wide rivers and impassable sides, each drawn along the hex sides they follow."""
+    for sides, colour, width, style, z in ((hexmap.rivers, RIVER, 2.2, "solid", 3),
+                                           (hexmap.wide_rivers, WIDE_RIVER, 4.6, "solid", 3),
+                                           (hexmap.impassable_sides, BLOCKED, 3.6, (0, (1.2, 0.9)), 4)):
+        if sides:
+            segments = side_segments([side.split("/") for side in sorted(sides)], at)
+            board.add_artist(shapes.strokes(segments, colour, width * s, style=style, zorder=z))
+
+
+def side_segments(pairs: Sequence[Sequence[str]], at: dict) -> np.ndarray:
+    """The side between each pair of adjacent hexes, as its two end points: shape (n, 2, 2)."""
+    p = np.array([at[a] for a, _ in pairs], float)
+    q = np.array([at[b] for _, b in pairs], float)
+    middle, step = (p + q) / 2, q - p
+    half = np.stack([-step[:, 1], step[:, 0]], axis=1) / np.hypot(*step.T)[:, None] * 0.5  # half a side
+    return np.stack([middle - half, middle + half], axis=1)
+
+
+def ferry_sites(board, hexmap: HexMap, at: dict, s: float) -> None:
+    if hexmap.ferries:
+        lines = [[at[f.ends[0]], at[f.ends[1]]] for f in hexmap.ferries]
+        board.add_artist(shapes.strokes(lines, FERRY, 1.8 * s, style=(0, (4, 2.5)), zorder=5, capstyle="butt"))
+
+
+def starts(board, hexmap: HexMap, at: dict, s: float) -> None:
+    if hexmap.start:
+        rings = shapes.placed(shapes.HEXAGON, np.array([at[h] for h in hexmap.start]), 0.88)
+        board.add_artist(shapes.outlined(rings, START, 2.2 * s, zorder=5.5))
+
+
+def hex_numbers(board, grid: Grid, letters: np.ndarray, s: float, *, only: Iterable[str] | None = None) -> None:
+    """Every hex's number (or ``only`` those, white-haloed: they are drawn again above the track)."""
+    size = NUMBER_PT / (0.25 * 72)  # points at a quarter-inch hex, in hex radii
+    names = np.array(grid.labels())
+    spots = grid_centres(grid) + np.array([0.0, -NUMBER_ABOVE])
+    chosen = np.ones(len(names), bool) if only is None else np.isin(names, sorted(only))
+    halo = 0.0 if only is None else 2.0 * s
+    for kinds, colour in ((".fsm", HEX_NUMBER), ("~l", WATER_NUMBER)):
+        mine = chosen & np.isin(letters, list(kinds))
+        if mine.any():
+            add_labels(board, names[mine], spots[mine], size, colour=colour, halo=halo, zorder=7.5)
+
+
+# --- above the track ----------------------------------------------------------------------------------------
+def foreign_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+    for country in hexmap.foreign:
+        middle = np.array([at[h] for h in country.hexes]).mean(axis=0)
+        add_labels(board, [f"{country.name}\n({country.fee_per_hex}k per hex)"], [middle], 9 * s * pt,
+                   colour=FOREIGN, halo=2.5 * s, zorder=8, weight="bold", style="italic")
+
+
+def ferry_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+    if not hexmap.ferries:
+        return
+    spots = []
+    for ferry in hexmap.ferries:  # beside the line, on its upper side, clear of the ends' town names
+        (x0, y0), (x1, y1) = at[ferry.ends[0]], at[ferry.ends[1]]
+        normal = np.array([y0 - y1, x1 - x0]) / max(np.hypot(x1 - x0, y1 - y0), 1e-9)
+        normal = -normal if normal[1] > 0 else normal
+        spots.append(((x0 + x1) / 2, (y0 + y1) / 2) + normal * 0.4)
+    add_labels(board, [f"{f.id}: {f.cost}k, use {f.use_fee}k" for f in hexmap.ferries], spots, 6.5 * s * pt,
+               colour=FERRY, halo=2 * s, zorder=8, style="italic")
+
+
+def towns(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+    listed = hexmap.town_list()
+    if not listed:
+        return
+    spots = np.array([at[t.hex] for t in listed])
+    radii = np.array([0.27 if t.small else 0.42 if len(t.numbers) > 1 else 0.35 for t in listed])
+    board.add_artist(shapes.filled(shapes.placed(shapes.CIRCLE, spots, radii), "white", edge="black",
+                                   width=1.2 * s, zorder=10))
+    for kind, size in (("small", 4.4), ("one", 5.8), ("many", 4.6)):
+        chosen = [i for i, t in enumerate(listed) if _kind(t) == kind]
+        add_labels(board, ["\n".join(str(n) for n in listed[i].numbers) for i in chosen], spots[chosen],
+                   size * s * pt, zorder=11, weight="bold", linespacing=1.1)
+    below = spots + np.array([[0.0, 0.5 if len(t.numbers) > 1 else 0.42] for t in listed])
+    for small, size, weight in ((False, 7.6, "bold"), (True, 6.6, "normal")):
+        chosen = [i for i, t in enumerate(listed) if t.small == small]
+        add_labels(board, [listed[i].name for i in chosen], below[chosen], size * s * pt, halo=2.4 * s, zorder=11,
+                   va="top", weight=weight)
+
+
+def _kind(town) -> str:
+    return "small" if town.small else "many" if len(town.numbers) > 1 else "one"
+
+
+def specials(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+    for special_id, special in hexmap.specials.items():
+        spots = np.array([at[h] for h in special["hexes"]])
+        stars = shapes.placed(shapes.STAR, spots + [0.55, -0.3], 0.3)
+        board.add_artist(shapes.filled(stars, SPECIAL, edge="black", width=0.7 * s, zorder=12))
+        x, y = spots[np.argmin(spots[:, 1])]
+        edge = 1.5 * (hexmap.grid.columns - 1)
+        ha = "right" if x > edge - 3 else "left" if x < 3 else "center"
+        x += {"right": 0.9, "left": -0.9, "center": 0}[ha]
+        add_labels(board, [f"{special_id}: {special['name']}"], [(x, y - 1.0)], 7.2 * s * pt, colour="#6b4f00",
+                   halo=2.4 * s, zorder=12, ha=ha, va="baseline", weight="bold")
+
+
+# --- track ------------------------------------------------------------------------------------------------
+def track(board, links: Mapping[str, Iterable[Sequence[str]]], paint: Mapping[str, str], at: dict,
+          s: float) -> set[str]:
+    """Each company's links, centre to centre, shared links side by side. Links between hexes that are
+    not neighbours (ferries) are dashed. All casings go first, in two collections, then each company's
+    colour in its own. Returns the hexes whose numbers the track covers: its own, and those it crosses."""
+    companies = list(links)
+    sharing: dict[tuple[str, str], list[str]] = {}
+    for company in companies:
+        for link in links[company]:
+            a, b = _link(link, at)
+            owners = sharing.setdefault((a, b) if a < b else (b, a), [])
+            if company not in owners:
+                owners.append(company)
+    if not sharing:
+        return set()
+    ends = np.array([[at[a], at[b]] for a, b in sharing], float)  # (links, 2, 2)
+    step = ends[:, 1] - ends[:, 0]
+    length = np.hypot(*step.T)
+    normal = np.stack([-step[:, 1], step[:, 0]], axis=1) / length[:, None]
+    far = np.abs(length - SQRT3) > 1e-6  # neighbours' centres are sqrt(3) apart
+    owner, place, link = [], [], []
+    for i, owners in enumerate(sharing.values()):
+        for n, company in enumerate(owners):
+            owner.append(company)
+            place.append(n - (len(owners) - 1) / 2)
+            link.append(i)
+    link_i = np.array(link)
+    segments = ends[link_i] + (normal[link_i] * TRACK_GAP * np.array(place)[:, None])[:, None, :]
+    dashed = far[link_i]
+    owned = np.array(owner)
+    styles = (("solid", ~dashed), ((0, (3, 2)), dashed))
+    for style, chosen in styles:  # a dark casing keeps pale colours (yellow) visible on pale land
+        if chosen.any():
+            board.add_artist(shapes.strokes(segments[chosen], CASING, 3.9 * s, style=style, zorder=7))
+    for company in companies:
+        for style, chosen in styles:
+            mine = chosen & (owned == company)
+            if mine.any():
+                board.add_artist(shapes.strokes(segments[mine], paint[company], 2.5 * s, style=style, zorder=7.1))
+    covered = {h for pair in sharing for h in pair}
+    if far.any():  # a ferry crosses water hexes: their numbers go above it too
+        labels = list(at)
+        numbers = np.array([at[h] for h in labels]) + [0.0, -NUMBER_ABOVE]
+        for (x0, y0), (x1, y1) in ends[far]:
+            along = np.linspace(0, 1, 4 * int(np.hypot(x1 - x0, y1 - y0)) + 2)[:, None]
+            points = np.array([x0, y0]) + along * np.array([x1 - x0, y1 - y0])
+            near = np.abs(points[:, None, 0] - numbers[None, :, 0]) < 0.6
+            near &= np.abs(points[:, None, 1] - numbers[None, :, 1]) < 0.35
+            covered.update(labels[i] for i in np.flatnonzero(near.any(axis=0)))
+    return covered
+
+
+def _link(link: Sequence[str], at: dict) -> tuple[str, str]:
+    if len(link) != 2 or link[0] not in at or link[1] not in at:
+        raise ValueError(f"track link {list(link)!r} is not two hexes of this map")
+    return str(link[0]), str(link[1])
