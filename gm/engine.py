@@ -353,10 +353,8 @@ def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list
 
 
 def _figure_bytes(figure, fmt: str) -> bytes:
-    import io
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format=fmt, dpi=getattr(figure, "gm_dpi", 100))
-    return buffer.getvalue()
+    from .pictures import figure_bytes
+    return figure_bytes(figure, fmt)
 
 
 def resolve_viewer(campaign: Campaign, player: str | None, public: bool) -> str:

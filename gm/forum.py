@@ -27,6 +27,8 @@ def shrink_png(data: bytes, *, max_width: int = MAX_WIDTH, max_bytes: int = MAX_
     from PIL import Image  # Pillow comes with matplotlib; only loaded here
     image = Image.open(io.BytesIO(data))
     image.load()
+    if image.mode not in ("RGB", "RGBA"):  # a palette image would be scaled by picking pixels: jagged
+        image = image.convert("RGBA" if "transparency" in image.info else "RGB")
     width = min(max_width, image.width)
     for attempt in range(8):
         scaled = image if width == image.width else image.resize(

@@ -32,3 +32,15 @@ def test_impossible_cap_is_one_clear_error():
 
 def test_image_url_is_turn_stamped():
     assert image_url("https://x.org/c/", 3, "map.png") == "https://x.org/c/turn003-map.png"
+
+
+def test_palette_pictures_are_scaled_smoothly_not_by_picking_pixels():
+    # our maps are 256-colour PNGs; black and white stripes two pixels wide must average to grey
+    image = Image.new("P", (1600, 400))
+    image.putpalette([0, 0, 0, 255, 255, 255] + [0] * 762)
+    image.putdata([(x // 2) % 2 for _ in range(400) for x in range(1600)])
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    small = Image.open(io.BytesIO(shrink_png(out.getvalue(), max_width=530))).convert("L")
+    greys = [small.getpixel((x, 60)) for x in range(10, 500)]
+    assert small.size[0] == 530 and sum(40 < v < 215 for v in greys) > len(greys) // 2

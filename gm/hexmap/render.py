@@ -26,7 +26,7 @@ from gm.hexmap.model import HexMap
 from gm.hexmap.style import (BLOCKED, CASING, DPI, FERRY, FOREIGN, GRID_EDGE, HEX_INCHES, HIGHLIGHT, PALETTE, RIVER,
                              SPECIAL, START, SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS, TERRAIN_LEGEND, WIDE_RIVER)
 
-__all__ = ["draw_map", "render_blank", "save_figure", "png_image", "Board", "TERRAIN_COLOURS", "DPI"]
+__all__ = ["draw_map", "render_blank", "save_figure", "Board", "TERRAIN_COLOURS", "DPI"]
 
 
 def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | None = None,
@@ -76,6 +76,7 @@ def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | N
     if len(spots):
         board.add_artist(shapes.outlined(shapes.placed(shapes.HEXAGON, spots, 0.95), HIGHLIGHT, 2.6 * s, zorder=9))
     legend.draw(fig, entries)
+    fig.gm_dpi = DPI  # campaigns write the map at the size it was designed for
     return fig
 
 
@@ -88,48 +89,25 @@ def render_blank(path: str | os.PathLike, out_file: str | os.PathLike) -> Path:
 
 
 def save_figure(fig: Figure, out_file: str | os.PathLike, *, dpi: int = DPI) -> Path:
-    """Write ``fig`` as PNG or SVG (by the file's extension) atomically: temporary file, then rename.
+    """Write ``fig`` as PNG (256 colours, see gm.pictures) or SVG, by the file's extension, atomically:
+    temporary file, then rename."""
+    from gm.pictures import figure_bytes
 
-    A PNG is reduced to a 256-colour palette: a map has few colours, and the file is three times
-    smaller (it goes by e-mail) and quicker to write than full colour. Light compression (level 2)
-    writes it in half the time of level 6 for a file about a tenth larger.
-    """
     out = Path(out_file)
     kind = out.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise ValueError(f"cannot write {out.name}: give a file ending in .png or .svg")
     out.parent.mkdir(parents=True, exist_ok=True)
+    data = figure_bytes(fig, kind, dpi=dpi)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=f".{kind}", dir=out.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            if kind == "png":
-                png_image(fig, dpi=dpi).save(handle, format="PNG", compress_level=2)
-            else:
-                fig.savefig(handle, format="svg", dpi=dpi)
+            handle.write(data)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return out
-
-
-def png_image(fig: Figure, *, dpi: int = DPI):
-    """The figure rasterised by Agg, as a palette PIL image.
-
-    The palette is chosen from every third pixel each way (a ninth of the work; a map's colours all
-    come in areas or lines wider than that), then each pixel takes its nearest palette colour.
-    """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
-
-    fig.set_dpi(dpi)
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    rgb = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB")
-    width, height = rgb.size
-    sample = rgb.resize((max(width // 3, 1), max(height // 3, 1)), Image.Resampling.NEAREST)
-    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
-    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 # --- layout -------------------------------------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""Figures to image files: every board, map and chart the reports show goes through here.
+
+A PNG is rasterised by Agg and reduced to a 256-colour palette: boards, maps and charts are flat
+colours and their antialiased edges, so nothing visible is lost, and the file is about three
+times smaller (it goes by e-mail, often to phones) and quicker to write than full colour. The
+palette is chosen from every third pixel each way (a ninth of the work: every colour of these
+pictures comes in areas or lines wider than that), then each pixel takes its nearest palette
+colour; light compression (level 2) writes in half the time of level 6 for a file a tenth larger.
+Other formats (SVG), and figures that draw themselves, use the figure's own ``savefig``.
+Imports matplotlib and Pillow only when called.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+DPI = 100  # unless the figure says otherwise with a ``gm_dpi`` attribute
+
+
+def figure_bytes(figure: Any, fmt: str, *, dpi: int | None = None) -> bytes:
+    """``figure`` (a matplotlib Figure, or anything with a Figure-like ``savefig``) as ``fmt`` bytes."""
+    dpi = dpi or getattr(figure, "gm_dpi", DPI)
+    buffer = io.BytesIO()
+    if fmt == "png" and _is_matplotlib(figure):
+        palette_png(figure, dpi=dpi).save(buffer, format="PNG", compress_level=2)
+    else:
+        figure.savefig(buffer, format=fmt, dpi=dpi)
+    return buffer.getvalue()
+
+
+def palette_png(figure, *, dpi: int):
+    """The figure rasterised by Agg, as a palette PIL image (save it as PNG)."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    figure.set_dpi(dpi)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    rgb = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB")
+    width, height = rgb.size
+    sample = rgb.resize((max(width // 3, 1), max(height // 3, 1)), Image.Resampling.NEAREST)
+    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _is_matplotlib(figure: Any) -> bool:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - matplotlib is a dependency
+        return False
+    return isinstance(figure, Figure)
