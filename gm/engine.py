@@ -328,7 +328,7 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     for viewer in viewers(campaign):
         name = image_file(game, viewer)
         if name not in images:
-            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png")
+            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png", players=campaign.players)
             if data is not None:
                 images[name] = data
         image = name if name in images else None
@@ -347,8 +347,13 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
 
 
 def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list[dict] | None,
-                       fmt: str) -> bytes | None:
-    figure = game.render(state, viewer, events=events)
+                       fmt: str, *, players: list[dict] | None = None) -> bytes | None:
+    import inspect
+    extra = {}
+    if players is not None and "players" in inspect.signature(game.render).parameters:
+        extra["players"] = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour", "")}
+                            for p in players]
+    figure = game.render(state, viewer, events=events, **extra)
     return None if figure is None else _figure_bytes(figure, fmt)
 
 
@@ -411,7 +416,8 @@ def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
         raise UsageError(f"{out}: the image must end in .png or .svg")
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
-    data = render_image_bytes(game, state, _game_viewer(viewer), campaign.events(turn), suffix)
+    data = render_image_bytes(game, state, _game_viewer(viewer), campaign.events(turn), suffix,
+                              players=campaign.players)
     if data is None:
         raise UsageError(f"{game.title} has no board image")
     from .fileio import atomic_write

@@ -6,6 +6,7 @@ Viewers: ``None`` is the GM (sees everything), ``"public"`` is anyone, else a pl
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..orders import OrderLine
 
 # how reports and the CLI name the GM as a viewer (games see None for the GM)
 GM_VIEWER = "gm"
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 State = dict[str, Any]
 Orders = Any  # plain data, game-defined
@@ -139,7 +141,10 @@ class Game:
         return ""
 
     def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
-        """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image)."""
+        """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image).
+
+        A game may also accept ``players``: the campaign's players as [{id, name, colour}], so that
+        pictures name people as the reports do (see player_names and player_colours)."""
         return
 
     def extra_images(self, state: State, viewer: str | None) -> dict[str, Any]:
@@ -166,3 +171,16 @@ class Game:
     def summary(self, state: State) -> str:
         """One line for ``gm status``: what is going on."""
         return self.phase(state)
+
+
+def player_names(players: list[dict[str, Any]] | None, ids: list[str]) -> dict[str, str]:
+    """What pictures call each player: the campaign's name for them, else their id."""
+    given = {p["id"]: p.get("name") for p in players or []}
+    return {pid: str(given.get(pid) or pid) for pid in ids}
+
+
+def player_colours(players: list[dict[str, Any]] | None, ids: list[str], palette: tuple[str, ...]) -> dict[str, str]:
+    """Each player's colour: the campaign's ('#rrggbb') where it gives one, else the game's palette in turn."""
+    given = {p["id"]: str(p.get("colour") or "") for p in players or []}
+    return {pid: given[pid] if _HEX_COLOUR.match(given.get(pid, "")) else palette[i % len(palette)]
+            for i, pid in enumerate(ids)}

@@ -112,10 +112,11 @@ class ImperialNetwork(Game):
         gmap, cards = self._data(state)
         return _form(state, gmap, cards, player)
 
-    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
+    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None,
+               players: list[dict] | None = None):
         from . import render  # matplotlib only when drawing
         gmap, cards = self._data(state)
-        return render.draw_map(gmap, self.view(state, viewer))
+        return render.draw_map(gmap, self.view(state, viewer), players)
 
 
 def _form(state: State, gmap: GameMap, cards: Cards, player: str) -> str:

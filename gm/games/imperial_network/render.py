@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..base import player_colours, player_names
 from .data import GameMap
 
 KIND_COLOURS = {"prussian": "#4d4d4d", "german": "#e8c547", "allied": "#7fb77e", "foreign": "#c9c9d6"}
@@ -20,12 +21,14 @@ def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
     return lon * math.cos(math.radians(50.5)), lat  # degrees of longitude are shorter up north
 
 
-def draw_map(gmap: GameMap, view: dict[str, Any]):
+def draw_map(gmap: GameMap, view: dict[str, Any], campaign_players: list[dict] | None = None):
+    """``campaign_players`` ([{id, name, colour}]) give the names and colours people know each other by."""
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
     players = view["players"]
-    colour = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
+    colour = player_colours(campaign_players, players, PLAYER_COLOURS)
+    name = player_names(campaign_players, players)
     fig = Figure(figsize=(12, 8))
     ax = fig.add_axes((0.01, 0.02, 0.68, 0.94))
     chart = fig.add_axes((0.74, 0.55, 0.24, 0.38))
@@ -44,14 +47,14 @@ def draw_map(gmap: GameMap, view: dict[str, Any]):
             ax.plot([x1 + shift, x2 + shift], [y1 + shift, y2 + shift], color=colour[p], lw=2.2, zorder=2)
     front = set(view["front_line"])
     annexed = set(view["annexed"])
-    for name, city in gmap.cities.items():
-        x, y = xy[name]
+    for town, city in gmap.cities.items():
+        x, y = xy[town]
         kind = "allied" if city.country in annexed else city.kind
         ax.scatter([x], [y], s=city.value * 4, color=KIND_COLOURS[kind], edgecolor="black",
-                   linewidth=2.5 if name in front else 0.6, zorder=3)
-        ax.annotate(name, (x, y), xytext=(0, -9 - city.value / 8), textcoords="offset points",
+                   linewidth=2.5 if town in front else 0.6, zorder=3)
+        ax.annotate(town, (x, y), xytext=(0, -9 - city.value / 8), textcoords="offset points",
                     ha="center", fontsize=6.5, zorder=4)
-        marks = [(p, view["buildings"][p][name]) for p in players if name in view["buildings"][p]]
+        marks = [(p, view["buildings"][p][town]) for p in players if town in view["buildings"][p]]
         for i, (p, kind_) in enumerate(marks):
             ax.annotate(LETTER[kind_], (x, y), xytext=(7 + 7 * i, 4), textcoords="offset points", fontsize=7,
                         fontweight="bold", color="white", zorder=5,
@@ -61,20 +64,22 @@ def draw_map(gmap: GameMap, view: dict[str, Any]):
         title += f" (war against {view['war']['target']}: {view['war']['target_troops']} troops needed)"
     ax.set_title(title, fontsize=10)
     handles = [Line2D([], [], marker="o", ls="", color=c, label=k.capitalize()) for k, c in KIND_COLOURS.items()]
-    handles += [Line2D([], [], color=colour[p], lw=2.5, label=p) for p in players]
+    handles += [Line2D([], [], color=colour[p], lw=2.5, label=name[p]) for p in players]
+    handles.append(Line2D([], [], ls="", marker="s", mfc="#777777", mec="none",
+                          label="S, F, B: station, factory,\nbarracks (owner's colour)"))
     if front:
         handles.append(Line2D([], [], marker="o", ls="", mfc="white", mec="black", mew=2.5, label="front line"))
     if closed:
         handles.append(Line2D([], [], color="#cc3333", ls="--", label="closed line"))
     ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False)
-    _capital_chart(chart, view, colour)
+    _capital_chart(chart, view, colour, name)
     return fig
 
 
-def _capital_chart(ax, view: dict[str, Any], colour: dict[str, str]) -> None:
+def _capital_chart(ax, view: dict[str, Any], colour: dict[str, str], name: dict[str, str]) -> None:
     ax.set_title("Capital (RM) by turn", fontsize=9)
     for p, values in view["capital_history"].items():
-        ax.plot(range(1, len(values) + 1), values, color=colour[p], label=p, lw=1.5, marker="o", ms=3)
+        ax.plot(range(1, len(values) + 1), values, color=colour[p], label=name[p], lw=1.5, marker="o", ms=3)
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(labelsize=7)

@@ -143,9 +143,9 @@ class NetworkKing(Game):
     def view_events(self, events, viewer):
         return views.view_events(events, viewer)
 
-    def render(self, state: State, viewer: str | None, *, events=None):
+    def render(self, state: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
         from .render import draw_board
-        return draw_board(views.view(state, viewer))
+        return draw_board(views.view(state, viewer), players)
 
     def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
         return apply_overrides(state, overrides)

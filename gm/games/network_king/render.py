@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from ..base import player_names
+
 SLOT_W, SLOT_H = 1.7, 1.7  # room for one card, upright or sideways
 CARD_LONG, CARD_SHORT = 1.5, 1.05
 PER_ROW = 2
@@ -18,11 +20,13 @@ def _rows(n: int) -> int:
     return max(1, -(-n // PER_ROW))
 
 
-def draw_board(view: dict[str, Any]):
+def draw_board(view: dict[str, Any], campaign_players: list[dict] | None = None):
+    """``campaign_players`` ([{id, name, colour}]) give the names people know each other by."""
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyBboxPatch
 
     players = view["players"]
+    name = player_names(campaign_players, players)
     studios = list(view["studios"])
     while len(studios) < 3:
         studios.append({"name": f"unopened studio {len(studios) + 1}",
@@ -46,16 +50,16 @@ def draw_board(view: dict[str, Any]):
                                     edgecolor="#999999", linewidth=1))
         owner = owners.get(studio["name"])
         held = "controlled by" if view.get("winner") else "held now by"
-        heading = studio["name"] + (f"\n{held} {owner}" if owner else "")
+        heading = studio["name"] + (f"\n{held} {name.get(owner, owner)}" if owner else "")
         ax.text(x0 + (COLUMN_W - 0.5) / 2, height - 0.35, heading, ha="center", va="top",
                 fontsize=10, fontweight="bold", style="italic" if studio.get("unopened") else "normal")
         counts = studio.get("vowels", {})
         ax.plot([x0, x0 + COLUMN_W - 0.5], [middle, middle], color="#666666", linewidth=1, linestyle="--")
         ax.text(x0 + (COLUMN_W - 0.5) / 2, middle + 0.12,
-                f"{players[1]}: {counts.get(players[1], 0)} vowels", ha="center", va="bottom",
+                f"{name[players[1]]}: {counts.get(players[1], 0)} vowels", ha="center", va="bottom",
                 fontsize=8, color=SIDE_COLOURS[1])
         ax.text(x0 + (COLUMN_W - 0.5) / 2, middle - 0.12,
-                f"{players[0]}: {counts.get(players[0], 0)} vowels", ha="center", va="top",
+                f"{name[players[0]]}: {counts.get(players[0], 0)} vowels", ha="center", va="top",
                 fontsize=8, color=SIDE_COLOURS[0])
         for side, (player, colour) in enumerate(zip(players, SIDE_COLOURS)):
             for i, hire in enumerate(studio["hires"].get(player, [])):

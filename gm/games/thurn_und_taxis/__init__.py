@@ -107,9 +107,10 @@ class ThurnUndTaxis(Game):
                   "# score: houses CITY CITY", "# discard: CITY (after scoring, down to 3 cards)"]
         return "\n".join(lines) + "\n"
 
-    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
+    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None,
+               players: list[dict] | None = None):
         from . import render  # matplotlib only when drawing
-        return render.draw(self._map(state), views.view(state, viewer), viewer)
+        return render.draw(self._map(state), views.view(state, viewer), viewer, players)
 
 
 GAME = ThurnUndTaxis()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..base import player_colours, player_names
 from .maps import GameMap
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
@@ -20,13 +21,15 @@ def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
     return lon * squeeze, lat
 
 
-def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None):
+def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None, campaign_players: list[dict] | None = None):
+    """``campaign_players`` ([{id, name, colour}]) give the names and colours people know each other by."""
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     players = view["players"]
-    colour = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
+    colour = player_colours(campaign_players, players, PLAYER_COLOURS)
+    name = player_names(campaign_players, players)
     fig = Figure(figsize=(11, 8.5))
     fig.gm_dpi = 100
     ax = fig.add_axes((0.01, 0.12, 0.72, 0.84))
@@ -54,29 +57,31 @@ def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None):
             fills = [FREE_CITY if free else gmap.areas[gmap.cities[n].area]["rgb"] for n in names]
             ax.scatter([xy[n][0] for n in names], [xy[n][1] for n in names], s=260, c=fills, edgecolors="black",
                        linewidths=2.5 if free else 1, marker="s" if free else "o", zorder=4)
-    for name in gmap.cities:
-        ax.annotate(name, xy[name], xytext=(0, -15), textcoords="offset points", ha="center", va="top",
+    for city in gmap.cities:
+        ax.annotate(city, xy[city], xytext=(0, -15), textcoords="offset points", ha="center", va="top",
                     fontsize=8, zorder=6)
     for i, p in enumerate(players):
         houses = view["houses"][p]
         if houses:
             ax.scatter([xy[c][0] - 0.12 + 0.08 * i for c in houses], [xy[c][1] + 0.11 for c in houses], s=45,
                        c=colour[p], marker="^", edgecolors="black", linewidths=0.5, zorder=5)
-    now = "game over" if view["finished"] else f"round {view['round']}, {view['to_move']} to move"
+    now = ("game over" if view["finished"] else
+           f"round {view['round']}, {name.get(view['to_move'], view['to_move'])} to move")
     title = f"{gmap.title}: {now}"
     ax.set_title(title, fontsize=11)
-    _side_panel(side, gmap, view, viewer, colour)
+    _side_panel(side, gmap, view, viewer, colour, name)
     handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})")
                for n, a in gmap.areas.items()]
     if any(c.area is None for c in gmap.cities.values()):
         handles.append(Line2D([], [], marker="s", ls="", markerfacecolor=FREE_CITY, markeredgecolor="black",
                               markeredgewidth=2, label="free city (no area)"))
-    handles += [Line2D([], [], color=colour[p], lw=4, label=f"{p}: route; houses ^") for p in players]
+    handles += [Line2D([], [], color=colour[p], lw=4, label=f"{name[p]}: route; houses ^") for p in players]
     foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
     return fig
 
 
-def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, colour: dict[str, str]) -> None:
+def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, colour: dict[str, str],
+                name: dict[str, str]) -> None:
     shown = view["display"]
     lines: list[tuple[str, str]] = [("Display:", "black")]
     lines += [("  " + ", ".join(shown[i:i + 3]), "black") for i in range(0, len(shown), 3)] or [("  empty", "black")]
@@ -84,7 +89,7 @@ def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, col
     for p in view["players"]:
         points = sum(t["points"] for t in view["tiles"][p])
         carriage = view["carriage"][p] or "-"
-        lines.append((f"{p}: carriage {carriage}, tiles {points} pts,", colour[p]))
+        lines.append((f"{name[p]}: carriage {carriage}, tiles {points} pts,", colour[p]))
         lines.append((f"   houses left {view['houses_left'][p]}, hand {view['hand_sizes'][p]}", colour[p]))
         if view.get("scores"):
             lines.append((f"   final score {view['scores'][p]}", colour[p]))
