@@ -41,7 +41,8 @@ def render_map_file(path: str, out: str, game_name: str | None = None) -> None:
     game = _game_for(path, game_name)
     if game is not None and game.check_map_file(path) is not None:
         if not game.render_map_file(path, out):
-            raise UsageError(f"{game.title} map files cannot be drawn blank yet; check them with gm map check")
+            raise UsageError(f"{path}: {game.title} draws no picture from this file (it is not a map); "
+                             f"gm map check checks it")
         return
     from .hexmap.render import render_blank
     render_blank(path, out)

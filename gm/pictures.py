@@ -50,3 +50,16 @@ def _is_matplotlib(figure: Any) -> bool:
     except ImportError:  # pragma: no cover - matplotlib is a dependency
         return False
     return isinstance(figure, Figure)
+
+
+def save(figure: Any, out: str) -> None:
+    """Write ``figure`` to ``out`` as PNG or SVG (by its ending), atomically."""
+    from pathlib import Path
+
+    from .fileio import atomic_write
+
+    fmt = Path(out).suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg"):
+        from .errors import UsageError
+        raise UsageError(f"{out}: the image must end in .png or .svg")
+    atomic_write(out, figure_bytes(figure, fmt))

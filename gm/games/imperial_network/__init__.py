@@ -6,11 +6,12 @@ factory orders; the turn is resolved in forward (buying) and reverse (trains) se
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from ...dice import Dice
 from ...orders import OrderLine, read_frame
-from ...errors import OrderErrors, UsageError
+from ...errors import MapError, MapErrors, OrderErrors, UsageError
 from ..base import Event, Game, Option, Orders, State
 from . import bot, views
 from .cards import Cards, load_cards
@@ -39,6 +40,29 @@ class ImperialNetwork(Game):
 
     def default_map(self) -> str | None:
         return "europe-1920"
+
+    def check_map_file(self, path: str) -> list[str]:
+        """A map (countries, cities, lines) or a card file (checked against the shipped map)."""
+        full = str(Path(path).resolve())
+        try:
+            if _is_card_file(full):
+                load_cards(load_map(self.default_map()), full)
+            else:
+                load_map(full)
+        except MapErrors as exc:
+            return [str(e) for e in exc.errors]
+        except (MapError, UsageError) as exc:
+            return [str(exc)]
+        return []
+
+    def render_map_file(self, path: str, out: str) -> bool:
+        full = str(Path(path).resolve())
+        if _is_card_file(full):
+            return False
+        from ...pictures import save
+        from . import render  # matplotlib only when drawing
+        save(render.draw_map(load_map(full), render.BLANK), out)
+        return True
 
     def _data(self, state: State) -> tuple[GameMap, Cards]:
         gmap = load_map(state["map"])
@@ -138,3 +162,14 @@ def _form(state: State, gmap: GameMap, cards: Cards, player: str) -> str:
 
 
 GAME = ImperialNetwork()
+
+
+def _is_card_file(path: str) -> bool:
+    """A card file holds buildings and trains; a map file countries, cities and lines."""
+    import yaml
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return Path(path).stem == "cards"
+    return isinstance(data, dict) and ("buildings" in data or "trains" in data)
+

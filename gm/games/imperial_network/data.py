@@ -88,6 +88,27 @@ def _read(path: Path) -> Any:
                        line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
 
 
+def _marks(path: Path) -> dict[tuple, tuple[int, int]]:
+    """Where things stand in the file (line, column), for error messages: ("lines", n) for the n-th rail
+    line, ("cities", name), ("countries", name), and each top-level key alone, e.g. ("home",)."""
+    try:
+        root = yaml.compose(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    marks: dict[tuple, tuple[int, int]] = {}
+    if not isinstance(root, yaml.MappingNode):
+        return marks
+    for key, value in root.value:
+        marks[(key.value,)] = (key.start_mark.line + 1, key.start_mark.column + 1)
+        if isinstance(value, yaml.SequenceNode):
+            for n, item in enumerate(value.value, start=1):
+                marks[(key.value, n)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+        elif isinstance(value, yaml.MappingNode):
+            for inner, _ in value.value:
+                marks[(key.value, str(inner.value))] = (inner.start_mark.line + 1, inner.start_mark.column + 1)
+    return marks
+
+
 def shipped() -> list[str]:
     return sorted(p.stem for p in FOLDER.glob("*.yaml") if p.stem != "cards")
 
@@ -105,61 +126,66 @@ def map_path(name: str) -> Path:
 def load_map(name: str) -> GameMap:
     path = map_path(name)
     data = _read(path) or {}
-    errors: list[str] = []
+    marks = _marks(path)
+    errors: list[MapError] = []
+
+    def error(text: str, *where: Any) -> None:
+        at = marks.get(where) or marks.get(where[:1])
+        errors.append(MapError(text, file=str(path), line=at[0] if at else None, col=at[1] if at else None))
     countries = {str(k): str(v) for k, v in (data.get("countries") or {}).items()}
     for country, kind in countries.items():
         if kind not in KINDS:
-            errors.append(f"country {country}: kind {kind!r} is not one of {', '.join(KINDS)}")
+            error(f"country {country}: kind {kind!r} is not one of {', '.join(KINDS)}", "countries", country)
     cities: dict[str, City] = {}
     aliases: dict[str, str] = {}
     for name_, raw in (data.get("cities") or {}).items():
         name_ = str(name_)
         raw = raw or {}
         if "-" in name_:
-            errors.append(f"city {name_}: a city name may not hold '-' (it joins the two ends of a line)")
+            error(f"city {name_}: a city name may not hold '-' (it joins the two ends of a line)", "cities", name_)
             continue
         country = str(raw.get("country"))
         if country not in countries:
-            errors.append(f"city {name_}: unknown country {country!r}{suggestion(country, countries)}")
+            error(f"city {name_}: unknown country {country!r}{suggestion(country, countries)}", "cities", name_)
             continue
         value = raw.get("value")
         if not isinstance(value, int) or not 10 <= value <= 50:
-            errors.append(f"city {name_}: value must be a whole number from 10 to 50, not {value!r}")
+            error(f"city {name_}: value must be a whole number from 10 to 50, not {value!r}", "cities", name_)
             continue
         at = tuple(float(v) for v in raw.get("at", (0, 0)))
         cities[name_] = City(name_, country, countries[country], value, bool(raw.get("capital")),
                              bool(raw.get("port")), bool(raw.get("alpine")), at)  # type: ignore[arg-type]
         for alias in [name_] + [str(a) for a in raw.get("aka") or []]:
             if fold(alias) in aliases and aliases[fold(alias)] != name_:
-                errors.append(f"city {name_}: the name {alias!r} is already {aliases[fold(alias)]}")
+                error(f"city {name_}: the name {alias!r} is already {aliases[fold(alias)]}", "cities", name_)
             aliases[fold(alias)] = name_
     lines: dict[str, Line] = {}
     neighbours: dict[str, list[str]] = {c: [] for c in cities}
     for n, raw in enumerate(data.get("lines") or [], start=1):
         if not isinstance(raw, list) or len(raw) not in (3, 4):
-            errors.append(f"line {n}: write [city, city, capacity] or [city, city, capacity, mountain]")
+            error(f"rail line {n}: write [city, city, capacity] or [city, city, capacity, mountain]", "lines", n)
             continue
         a, b, capacity = str(raw[0]), str(raw[1]), raw[2]
         bad = [c for c in (a, b) if c not in cities]
         for c in bad:
-            errors.append(f"line {n}: unknown city {c!r}{suggestion(c, cities)}")
+            error(f"rail line {n}: unknown city {c!r}{suggestion(c, cities)}", "lines", n)
         if bad:
             continue
         if a == b or capacity not in (1, 2):
-            errors.append(f"line {n} {a}-{b}: two different cities and a capacity of 1 or 2")
+            error(f"rail line {n} {a}-{b}: two different cities and a capacity of 1 or 2", "lines", n)
             continue
         if len(raw) == 4 and raw[3] != "mountain":
-            errors.append(f"line {n} {a}-{b}: the fourth entry may only be 'mountain'")
+            error(f"rail line {n} {a}-{b}: the fourth entry may only be 'mountain'", "lines", n)
         line = Line((a, b), capacity, len(raw) == 4)
         if line.key in lines:
-            errors.append(f"line {n}: {a}-{b} is listed twice")
+            error(f"rail line {n}: {a}-{b} is listed twice", "lines", n)
             continue
         lines[line.key] = line
         neighbours[a].append(b)
         neighbours[b].append(a)  # lines run both ways: the neighbour table is symmetric by construction
     home = str(data.get("home", "Berlin"))
     if home not in cities:
-        errors.append(f"home {home!r} is not a city{suggestion(home, cities)}")
+        error(f"home {home!r} is not a city{suggestion(home, cities)}", "home")
     else:
         reached, todo = {home}, [home]
         while todo:
@@ -170,13 +196,13 @@ def load_map(name: str) -> GameMap:
         for country, kind in countries.items():
             inside = [c for c in cities if cities[c].country == country]
             if not inside:
-                errors.append(f"country {country} has no city")
+                error(f"country {country} has no city", "countries", country)
             elif kind == "foreign" and not set(inside) & reached:
-                errors.append(f"country {country} cannot be reached by rail from {home}")
+                error(f"country {country} cannot be reached by rail from {home}", "countries", country)
         for c in cities:
             if c not in reached:
-                errors.append(f"city {c} has no rail link to {home}")
+                error(f"city {c} has no rail link to {home}", "cities", c)
     if errors:
-        raise MapErrors([MapError(e, file=str(path)) for e in errors])
+        raise MapErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
     return GameMap(str(data.get("name", name)), str(path), cities, lines, countries, aliases,
                    {c: sorted(ns) for c, ns in neighbours.items()})

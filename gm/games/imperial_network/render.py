@@ -14,6 +14,9 @@ from .data import GameMap
 KIND_COLOURS = {"prussian": "#4d4d4d", "german": "#e8c547", "allied": "#7fb77e", "foreign": "#c9c9d6"}
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
 LETTER = {"station": "S", "factory": "F", "barracks": "B"}
+# the view of a blank map (`gm map render`): no players, no turn
+BLANK = {"players": [], "placements": {}, "closed_lines": [], "front_line": [], "annexed": [], "buildings": {},
+         "turn": None, "war": None, "capital_history": {}}
 
 
 def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
@@ -59,20 +62,25 @@ def draw_map(gmap: GameMap, view: dict[str, Any], campaign_players: list[dict] |
             ax.annotate(LETTER[kind_], (x, y), xytext=(7 + 7 * i, 4), textcoords="offset points", fontsize=7,
                         fontweight="bold", color="white", zorder=5,
                         bbox={"boxstyle": "square,pad=0.1", "fc": colour[p], "ec": "none"})
-    title = f"{gmap.name}, after turn {view['turn']}"
+    title = gmap.name if view["turn"] is None else f"{gmap.name}, after turn {view['turn']}"
     if view["war"]:
         title += f" (war against {view['war']['target']}: {view['war']['target_troops']} troops needed)"
     ax.set_title(title, fontsize=10)
     handles = [Line2D([], [], marker="o", ls="", color=c, label=k.capitalize()) for k, c in KIND_COLOURS.items()]
+    handles += [Line2D([], [], color="#999999", lw=1.0 + n, label=f"line, capacity {n}") for n in (1, 2)]
     handles += [Line2D([], [], color=colour[p], lw=2.5, label=name[p]) for p in players]
-    handles.append(Line2D([], [], ls="", marker="s", mfc="#777777", mec="none",
-                          label="S, F, B: station, factory,\nbarracks (owner's colour)"))
+    if players:
+        handles.append(Line2D([], [], ls="", marker="s", mfc="#777777", mec="none",
+                              label="S, F, B: station, factory,\nbarracks (owner's colour)"))
     if front:
         handles.append(Line2D([], [], marker="o", ls="", mfc="white", mec="black", mew=2.5, label="front line"))
     if closed:
         handles.append(Line2D([], [], color="#cc3333", ls="--", label="closed line"))
     ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False)
-    _capital_chart(chart, view, colour, name)
+    if players:
+        _capital_chart(chart, view, colour, name)
+    else:
+        chart.set_visible(False)
     return fig
 
 

@@ -143,6 +143,14 @@ class NetworkKing(Game):
     def view_events(self, events, viewer):
         return views.view_events(events, viewer)
 
+    def check_map_file(self, path: str) -> list[str]:
+        """Network King has no map; its data file under maps/ is the profession keyword table."""
+        try:
+            ProfessionTable.load(path)
+        except UsageError as exc:
+            return [str(exc)]
+        return []
+
     def render(self, state: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
         from .render import draw_board
         return draw_board(views.view(state, viewer), players)

@@ -65,6 +65,14 @@ class ThurnUndTaxis(Game):
     def check_map_file(self, path: str) -> list[str]:
         return maps.check_file(path)
 
+    def render_map_file(self, path: str, out: str) -> bool:
+        from ...pictures import save
+        from . import render  # matplotlib only when drawing
+        with open(path, encoding="utf-8") as f:
+            gmap = maps.parse_map(f.read(), path)
+        save(render.draw(gmap, None, None), out)
+        return True
+
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         if state.get("finished"):
             raise UsageError("the game is over: there is no turn to resolve")

@@ -21,8 +21,11 @@ def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
     return lon * squeeze, lat
 
 
-def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None, campaign_players: list[dict] | None = None):
-    """``campaign_players`` ([{id, name, colour}]) give the names and colours people know each other by."""
+def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaign_players: list[dict] | None = None):
+    """``campaign_players`` ([{id, name, colour}]) give the names and colours people know each other by.
+    With no ``view``, the blank map (`gm map render`): cities, areas and roads only."""
+    blank = view is None
+    view = view or {"players": [], "routes": {}, "houses": {}}
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -65,11 +68,14 @@ def draw(gmap: GameMap, view: dict[str, Any], viewer: str | None, campaign_playe
         if houses:
             ax.scatter([xy[c][0] - 0.12 + 0.08 * i for c in houses], [xy[c][1] + 0.11 for c in houses], s=45,
                        c=colour[p], marker="^", edgecolors="black", linewidths=0.5, zorder=5)
-    now = ("game over" if view["finished"] else
-           f"round {view['round']}, {name.get(view['to_move'], view['to_move'])} to move")
-    title = f"{gmap.title}: {now}"
+    if blank:
+        title = gmap.title  # map 2's title says it is a reconstruction
+    else:
+        now = ("game over" if view["finished"] else
+               f"round {view['round']}, {name.get(view['to_move'], view['to_move'])} to move")
+        title = f"{gmap.title}: {now}"
+        _side_panel(side, gmap, view, viewer, colour, name)
     ax.set_title(title, fontsize=11)
-    _side_panel(side, gmap, view, viewer, colour, name)
     handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})")
                for n, a in gmap.areas.items()]
     if any(c.area is None for c in gmap.cities.values()):

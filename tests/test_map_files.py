@@ -1,0 +1,60 @@
+"""`gm map check` and `gm map render` for every game's data files under maps/, not only hex maps."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from PIL import Image
+
+from gm.cli import main
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result
+
+
+def test_every_shipped_data_file_checks_clean():
+    files = sorted(p for p in MAPS.glob("*/*.yaml"))
+    assert len(files) >= 7
+    for path in files:
+        assert run("map", "check", path).output.strip().endswith(": ok"), path
+
+
+def test_an_imperial_network_map_is_checked_as_one_not_as_a_hex_map(tmp_path):
+    folder = tmp_path / "imperial-network"
+    folder.mkdir()
+    text = (MAPS / "imperial-network" / "europe-1920.yaml").read_text(encoding="utf-8")
+    broken = folder / "europe.yaml"
+    broken.write_text(text.replace("[Berlin, Stettin,", "[Berlinn, Stettin,", 1), encoding="utf-8")
+    assert "[Berlinn, Stettin," in broken.read_text(encoding="utf-8")
+    out = run("map", "check", broken, code=1).output
+    row = next(n for n, line in enumerate(text.splitlines(), start=1) if "[Berlin, Stettin," in line)
+    assert f"europe.yaml:{row}:5: rail line" in out and "unknown city 'Berlinn' (did you mean \"Berlin\"?)" in out
+    assert "grid" not in out  # not read as a Railway Rivals hex map
+
+
+def test_blank_pictures_of_thurn_und_taxis_and_imperial_network_maps(tmp_path):
+    for path in (MAPS / "thurn-und-taxis" / "map1.yaml", MAPS / "thurn-und-taxis" / "map2.yaml",
+                 MAPS / "imperial-network" / "europe-1920.yaml"):
+        out = tmp_path / f"{path.parent.name}-{path.stem}.png"
+        run("map", "render", path, "-o", out)
+        with Image.open(out) as image:
+            assert image.format == "PNG" and image.size[0] >= 800
+
+
+def test_files_that_are_not_maps_say_so(tmp_path):
+    for path in (MAPS / "imperial-network" / "cards.yaml", MAPS / "network-king" / "professions.yaml"):
+        out = run("map", "render", path, "-o", tmp_path / "x.png", code=2).output
+        assert "draws no picture from this file (it is not a map)" in out
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_broken_profession_table_is_reported(tmp_path):
+    table = tmp_path / "professions.yaml"
+    table.write_text("professions:\n  Wizardry: [wizard]\n", encoding="utf-8")
+    out = run("map", "check", table, "--game", "network-king", code=1).output
+    assert "unknown profession 'Wizardry'" in out
