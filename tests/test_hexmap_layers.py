@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import PathPatch
@@ -29,8 +30,9 @@ def _raster(fig: Figure, dpi: int = 110) -> np.ndarray:
     return np.asarray(canvas.buffer_rgba()).copy()
 
 
-def test_the_kept_layer_gives_the_same_pixels_as_drawing_afresh(monkeypatch):
-    hexmap = load_map("scotland")
+@pytest.mark.parametrize("name", ["scotland", "tutorial"])
+def test_the_kept_layer_gives_the_same_pixels_as_drawing_afresh(monkeypatch, name):
+    hexmap = load_map(name)
     track = plausible_track(hexmap)
     builds = []
     real = layers.StaticLayer.artists

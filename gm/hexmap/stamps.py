@@ -96,7 +96,8 @@ class Labels(Artist):
         passes = ([(halo_px, (1.0, 1.0, 1.0, rgba[3]))] if halo_px > 0 else []) + [(0.0, rgba)]
         for stroke, colour in passes:
             masks = _MaskSet(self.weight, self.style, round(px, 2), round(stroke, 2), codes, phase)
-            # every second character at once: those never touch, so no pixel is painted twice in one call
+            # every second character at once: glyphs two apart never touch (their halos may, at a narrow
+            # letter between: then both are white and either coverage will do)
             for first in (0, 1):
                 index = masks.index[:, first::2]
                 chosen = index >= 0
