@@ -12,6 +12,7 @@ Imports matplotlib and Pillow only when called.
 from __future__ import annotations
 
 import io
+import sys
 from typing import Any
 
 DPI = 100  # unless the figure says otherwise with a ``gm_dpi`` attribute
@@ -45,11 +46,10 @@ def palette_png(figure, *, dpi: int):
 
 
 def _is_matplotlib(figure: Any) -> bool:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:  # pragma: no cover - matplotlib is a dependency
-        return False
-    return isinstance(figure, Figure)
+    """Whether ``figure`` is a matplotlib Figure, without importing matplotlib (a second of start-up)
+    for the games that draw with Pillow: a Figure exists only once matplotlib is loaded."""
+    module = sys.modules.get("matplotlib.figure")
+    return module is not None and isinstance(figure, module.Figure)
 
 
 def save(figure: Any, out: str) -> None:
