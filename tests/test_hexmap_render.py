@@ -32,6 +32,7 @@ def test_blank_map_renders_to_png_and_svg(tmp_path):
     svg = render_blank(Path("maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.svg")
     assert svg.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
     assert not list(tmp_path.glob(".*"))  # the temporary files were renamed into place
+    assert png.stat().st_mode & 0o044 and svg.stat().st_mode & 0o044  # readable by a web server too
 
 
 def test_draw_map_returns_a_figure_and_leaves_pyplot_alone():

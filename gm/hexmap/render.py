@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -89,24 +88,16 @@ def render_blank(path: str | os.PathLike, out_file: str | os.PathLike) -> Path:
 
 
 def save_figure(fig: Figure, out_file: str | os.PathLike, *, dpi: int = DPI) -> Path:
-    """Write ``fig`` as PNG (256 colours, see gm.pictures) or SVG, by the file's extension, atomically:
-    temporary file, then rename."""
+    """Write ``fig`` as PNG (256 colours, see gm.pictures) or SVG, by the file's extension, atomically
+    (a temporary file renamed into place) and readable like any file the user writes."""
+    from gm.fileio import atomic_write
     from gm.pictures import figure_bytes
 
     out = Path(out_file)
     kind = out.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise ValueError(f"cannot write {out.name}: give a file ending in .png or .svg")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    data = figure_bytes(fig, kind, dpi=dpi)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=f".{kind}", dir=out.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(out, figure_bytes(fig, kind, dpi=dpi))
     return out
 
 
