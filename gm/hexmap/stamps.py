@@ -95,15 +95,18 @@ class Labels(Artist):
         halo_px = self.halo * renderer.dpi / 72
         passes = ([(halo_px, (1.0, 1.0, 1.0, rgba[3]))] if halo_px > 0 else []) + [(0.0, rgba)]
         for stroke, colour in passes:
-            masks = _MaskSet(self.weight, self.style, round(px, 2), round(stroke, 2), codes, phase)
+            keys = codes.astype(np.int64) * PHASES + phase
+            unique, inverse = np.unique(keys, return_inverse=True)
+            masks = _char_stack(self.weight, self.style, round(px, 2), round(stroke, 2), tuple(unique.tolist()))
+            index = masks.place[inverse.reshape(codes.shape)]  # for every character, its mask's number
             # every second character at once: glyphs two apart never touch (their halos may, at a narrow
             # letter between: then both are white and either coverage will do)
             for first in (0, 1):
-                index = masks.index[:, first::2]
-                chosen = index >= 0
+                every = index[:, first::2]
+                chosen = every >= 0
                 if chosen.any():
                     rows = np.broadcast_to(row[:, None], chosen.shape)[chosen]
-                    masks.paint(canvas, index[chosen], rows, column[:, first::2][chosen], colour)
+                    masks.paint(canvas, every[chosen], rows, column[:, first::2][chosen], colour)
 
     def _lines(self, x: np.ndarray, y: np.ndarray, px: float) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Each line of every text, with its x and baseline row (rows grow downward)."""
@@ -269,15 +272,12 @@ class _Stack:
         return top[copy] + rows[at], left[copy] + cols[at], ink[at]
 
 
-class _MaskSet(_Stack):
-    """The character masks of one style and size that some lines need."""
-
-    def __init__(self, weight: str, style: str, px: float, stroke: float, codes: np.ndarray, phase: np.ndarray):
-        keys = codes.astype(np.int64) * PHASES + phase
-        unique, inverse = np.unique(keys, return_inverse=True)
-        super().__init__([_mask(chr(int(key // PHASES)), weight, style, px, int(key % PHASES), stroke)
-                          if key // PHASES else None for key in unique])
-        self.index = self.place[inverse.reshape(codes.shape)]  # for every character, its mask's number
+@lru_cache(maxsize=256)
+def _char_stack(weight: str, style: str, px: float, stroke: float, keys: tuple[int, ...]) -> _Stack:
+    """The masks of the characters ``keys`` (code point * PHASES + phase) in one style and size: the
+    same labels drawn again (every turn's town names) find them ready."""
+    return _Stack([_mask(chr(key // PHASES), weight, style, px, key % PHASES, stroke) if key // PHASES else None
+                   for key in keys])
 
 
 @lru_cache(maxsize=8192)
