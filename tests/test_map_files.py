@@ -58,3 +58,18 @@ def test_a_broken_profession_table_is_reported(tmp_path):
     table.write_text("professions:\n  Wizardry: [wizard]\n", encoding="utf-8")
     out = run("map", "check", table, "--game", "network-king", code=1).output
     assert "unknown profession 'Wizardry'" in out
+
+
+def test_every_error_of_an_imperial_network_card_file_is_located(tmp_path):
+    folder = tmp_path / "imperial-network"
+    folder.mkdir()
+    text = (MAPS / "imperial-network" / "cards.yaml").read_text(encoding="utf-8")
+    broken = text.replace("station:  {cost: 20,", "station:  {cost: -20,", 1)
+    broken = broken.replace("train_cost: 30", "train_cost: x", 1)
+    assert broken.count("-20") == 1 and "train_cost: x" in broken
+    (folder / "cards.yaml").write_text(broken, encoding="utf-8")
+    out = run("map", "check", folder / "cards.yaml", code=1).output
+    rows = {key: n for n, line in enumerate(broken.splitlines(), start=1)
+            for key in ("station:", "train_cost:") if line.startswith(key) or line.startswith("  " + key)}
+    assert f"cards.yaml:{rows['station:']}:3: station cost must be a whole number of at least 1, not -20" in out
+    assert f"cards.yaml:{rows['train_cost:']}:1: train_cost must be a whole number of at least 1, not 'x'" in out

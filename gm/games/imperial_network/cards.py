@@ -12,7 +12,7 @@ from typing import Any
 
 from ...errors import MapError, MapErrors
 from ...names import suggestion
-from .data import BUILDINGS, EVENT_KINDS, FOLDER, GameMap, _read
+from .data import BUILDINGS, EVENT_KINDS, FOLDER, GameMap, _marks, _read
 
 
 @dataclass
@@ -68,11 +68,16 @@ class Cards:
 def load_cards(gmap: GameMap, path: str | None = None) -> Cards:
     file = Path(path) if path else FOLDER / "cards.yaml"
     data = _read(file) or {}
-    errors: list[str] = []
+    marks = _marks(file)
+    errors: list[MapError] = []
 
-    def number(value: Any, what: str, low: int = 0) -> int:
+    def error(text: str, *where: Any) -> None:
+        at = marks.get(where) or marks.get(where[:1])
+        errors.append(MapError(text, file=str(file), line=at[0] if at else None, col=at[1] if at else None))
+
+    def number(value: Any, what: str, low: int = 0, *where: Any) -> int:
         if not isinstance(value, int) or value < low:
-            errors.append(f"{what} must be a whole number of at least {low}, not {value!r}")
+            error(f"{what} must be a whole number of at least {low}, not {value!r}", *where)
             return low
         return value
 
@@ -80,60 +85,65 @@ def load_cards(gmap: GameMap, path: str | None = None) -> Cards:
     cost, copies = {}, {}
     for kind in BUILDINGS:
         entry = raw_b.get(kind) or {}
-        cost[kind] = number(entry.get("cost"), f"{kind} cost", 1)
-        copies[kind] = number(entry.get("copies"), f"{kind} copies", 1)
+        cost[kind] = number(entry.get("cost"), f"{kind} cost", 1, "buildings", kind)
+        copies[kind] = number(entry.get("copies"), f"{kind} copies", 1, "buildings", kind)
     for kind in raw_b:
         if kind not in BUILDINGS:
-            errors.append(f"unknown building {kind!r}{suggestion(kind, BUILDINGS)}")
+            error(f"unknown building {kind!r}{suggestion(kind, BUILDINGS)}", "buildings", str(kind))
     trains = data.get("trains") or {}
-    supply = number(trains.get("supply"), "trains supply", 1)
-    start = number(trains.get("start"), "trains start", 1)
+    supply = number(trains.get("supply"), "trains supply", 1, "trains", "supply")
+    start = number(trains.get("start"), "trains start", 1, "trains", "start")
     if start > supply:
-        errors.append("trains: start must not exceed supply")
+        error("trains: start must not exceed supply", "trains", "start")
     foreign = gmap.foreign_countries()
     permits = {}
     for country, c in (data.get("operating_permits") or {}).items():
         if country not in foreign:
-            errors.append(f"operating permit {country!r}: not a Foreign country{suggestion(country, foreign)}")
-        permits[str(country)] = number(c, f"operating permit {country} cost", 1)
+            error(f"operating permit {country!r}: not a Foreign country{suggestion(country, foreign)}",
+                  "operating_permits", str(country))
+        permits[str(country)] = number(c, f"operating permit {country} cost", 1, "operating_permits", str(country))
     links = {}
     for name, entry in (data.get("connection_permits") or {}).items():
         cities = [str(c) for c in entry.get("cities") or []]
         for c in cities:
             if c not in gmap.cities:
-                errors.append(f"connection permit {name}: unknown city {c!r}{gmap.city_hint(c)}")
+                error(f"connection permit {name}: unknown city {c!r}{gmap.city_hint(c)}",
+                      "connection_permits", str(name))
         if len(cities) < 2:
-            errors.append(f"connection permit {name}: needs at least two cities")
-        links[str(name)] = {"cost": number(entry.get("cost"), f"{name} cost", 1),
-                            "bonus": number(entry.get("bonus"), f"{name} bonus", 1), "cities": cities}
+            error(f"connection permit {name}: needs at least two cities", "connection_permits", str(name))
+        links[str(name)] = {"cost": number(entry.get("cost"), f"{name} cost", 1, "connection_permits", str(name)),
+                            "bonus": number(entry.get("bonus"), f"{name} bonus", 1, "connection_permits", str(name)),
+                            "cities": cities}
     events = {}
-    for entry in data.get("events") or []:
+    for n, entry in enumerate(data.get("events") or [], start=1):
         ident, kind = str(entry.get("id")), entry.get("kind")
         if kind not in EVENT_KINDS:
-            errors.append(f"event {ident}: kind {kind!r} is not one of {', '.join(EVENT_KINDS)}")
+            error(f"event {ident}: kind {kind!r} is not one of {', '.join(EVENT_KINDS)}", "events", n)
         if kind == "riot" and entry.get("city") not in gmap.cities:
-            errors.append(f"event {ident}: riot needs a city of the map, not {entry.get('city')!r}")
+            error(f"event {ident}: riot needs a city of the map, not {entry.get('city')!r}", "events", n)
         if kind == "trade_treaty" and gmap.countries.get(entry.get("country")) != "allied":
-            errors.append(f"event {ident}: a trade treaty names an Allied state, not {entry.get('country')!r}")
-        number(entry.get("turns"), f"event {ident} turns", 1)
+            error(f"event {ident}: a trade treaty names an Allied state, not {entry.get('country')!r}", "events", n)
+        number(entry.get("turns"), f"event {ident} turns", 1, "events", n)
         events[ident] = dict(entry)
     wars = {}
     for country, power in (data.get("wars") or {}).items():
         if country not in foreign:
-            errors.append(f"war {country!r}: not a Foreign country{suggestion(str(country), foreign)}")
+            error(f"war {country!r}: not a Foreign country{suggestion(str(country), foreign)}", "wars", str(country))
         if power not in (1, 2, 3):
-            errors.append(f"war {country}: war power is 1 to 3, not {power!r}")
+            error(f"war {country}: war power is 1 to 3, not {power!r}", "wars", str(country))
         wars[str(country)] = power
     war_deck = []
     for troops, n in (data.get("war_deck") or {}).items():
         if troops not in (1, 2, 3, 4):
-            errors.append(f"war deck: troop numbers are 1 to 4, not {troops!r}")
-        war_deck += [int(troops)] * number(n, f"war deck copies of {troops}", 1)
+            error(f"war deck: troop numbers are 1 to 4, not {troops!r}", "war_deck", str(troops))
+        war_deck += [int(troops)] * number(n, f"war deck copies of {troops}", 1, "war_deck", str(troops))
     if not war_deck:
-        errors.append("war deck: no cards")
+        error("war deck: no cards", "war_deck")
+    train_cost = number(data.get("train_cost"), "train_cost", 1, "train_cost")
+    start_cash = number(data.get("start_cash"), "start_cash", 0, "start_cash")
+    troops = number(data.get("troops_per_barracks"), "troops_per_barracks", 1, "troops_per_barracks")
+    peace = number(data.get("peace_cards", 0), "peace_cards", 0, "peace_cards")
     if errors:
-        raise MapErrors([MapError(e, file=str(file)) for e in errors])
-    return Cards(str(file), cost, copies, number(data.get("train_cost"), "train_cost", 1), supply, start,
-                 number(data.get("start_cash"), "start_cash"), number(data.get("troops_per_barracks"),
-                 "troops_per_barracks", 1), permits, links, events, wars, war_deck,
-                 number(data.get("peace_cards", 0), "peace_cards"))
+        raise MapErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+    return Cards(str(file), cost, copies, train_cost, supply, start, start_cash, troops, permits, links, events,
+                 wars, war_deck, peace)
