@@ -162,3 +162,18 @@ def test_the_map_image_is_drawn() -> None:
     after, events = GAME.resolve(state, orders, Dice(b"x" * 32))
     figure = GAME.render(after, None, events=events)
     assert figure.artists and any(t.get_text() == "Test Shire: after build turn 1" for t in figure.texts)
+
+
+def test_the_campaign_s_bot_policy_builds_for_missing_companies(tmp_path) -> None:
+    """nmr_policy: bot in campaign.yaml lets the bot build, though the game's own nmr option says nothing."""
+    from gm import engine
+    from gm.campaign import Campaign
+
+    engine.new_campaign(tmp_path / "c", "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))
+    config = yaml.safe_load((tmp_path / "c" / "campaign.yaml").read_text(encoding="utf-8"))
+    assert config["options"]["nmr"] == "nothing"
+    config["nmr_policy"] = "bot"
+    (tmp_path / "c" / "campaign.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    resolved = engine.resolve(Campaign(tmp_path / "c"), force=True)
+    state = Campaign(tmp_path / "c").state(1)
+    assert resolved.nmr == ["blue", "red"] and state["track"]["blue"] and state["track"]["red"]

@@ -129,7 +129,12 @@ class RailwayRivals(Game):
         return new, events
 
     def default_orders(self, state, player):
-        if state["stage"] not in ("build", "operate") or state["options"].get("nmr") != "bot":
+        """A missing company's orders under the game's own option: nothing, or (nmr=bot) the bot's."""
+        return self.bot_orders(state, player) if state["options"].get("nmr") == "bot" else None
+
+    def bot_orders(self, state, player):
+        """The bot's orders for a missing company (option nmr=bot, or the campaign's nmr_policy: bot)."""
+        if state["stage"] not in ("build", "operate"):
             return None
         turn = len(state.get("cash_history") or [])
         rng = random.Random(f"nmr {state['build_turn']} {turn} {player}")  # the same default on a replay
