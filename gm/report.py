@@ -120,10 +120,20 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
     }
 
 
+# Everyday words a GM might still pick as a player id ("a", "me", "red" is fine): in an event text they
+# are far more often the word than the player, so they are left as they are.
+COMMON_WORDS = frozenset("""a about after all an and any are as at be been before both but by can do each
+for from had has have he her him his i if in into is it its me more my no none nor not now of off on once
+one only or other our out over own same she so some than that the their them then there these they this
+those to too two under up us was we were what when where which while who why will with yes you your""".split())
+
+
 def _namer(names: dict[str, str]):
-    """Games write player ids in event texts (they know no names); readers see the names."""
+    """Games write player ids in event texts (they know no names); readers see the names. Ids that are
+    everyday words (COMMON_WORDS) are not replaced: "a default build" must not become "Alice default
+    build" because a player's id is "a"."""
     import re
-    ids = sorted((i for i in names if names[i] != i), key=len, reverse=True)
+    ids = sorted((i for i in names if names[i] != i and i.lower() not in COMMON_WORDS), key=len, reverse=True)
     if not ids:
         return lambda text: text
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
