@@ -10,9 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import MapError, MapErrors
 from ...names import suggestion
-from .data import BUILDINGS, EVENT_KINDS, FOLDER, GameMap, _marks, _read
+from .data import BUILDINGS, EVENT_KINDS, FOLDER, DataFile, GameMap
 
 
 @dataclass
@@ -67,13 +66,8 @@ class Cards:
 @lru_cache(maxsize=8)
 def load_cards(gmap: GameMap, path: str | None = None) -> Cards:
     file = Path(path) if path else FOLDER / "cards.yaml"
-    data = _read(file) or {}
-    marks = _marks(file)
-    errors: list[MapError] = []
-
-    def error(text: str, *where: Any) -> None:
-        at = marks.get(where) or marks.get(where[:1])
-        errors.append(MapError(text, file=str(file), line=at[0] if at else None, col=at[1] if at else None))
+    found = DataFile(file)
+    data, error = found.data, found.error
 
     def number(value: Any, what: str, low: int = 0, *where: Any) -> int:
         if not isinstance(value, int) or value < low:
@@ -143,7 +137,6 @@ def load_cards(gmap: GameMap, path: str | None = None) -> Cards:
     start_cash = number(data.get("start_cash"), "start_cash", 0, "start_cash")
     troops = number(data.get("troops_per_barracks"), "troops_per_barracks", 1, "troops_per_barracks")
     peace = number(data.get("peace_cards", 0), "peace_cards", 0, "peace_cards")
-    if errors:
-        raise MapErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+    found.check()
     return Cards(str(file), cost, copies, train_cost, supply, start, start_cash, troops, permits, links, events,
                  wars, war_deck, peace)

@@ -77,24 +77,38 @@ class GameMap:
         return [c for c, k in self.countries.items() if k == "foreign"]
 
 
-def _read(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise MapError(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=str(path),
-                       line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+class DataFile:
+    """One data file (a map or the cards) read once: its data, where each thing stands in it, and the
+    errors found, each at the line and column of what it names. ``check()`` raises them all."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            text = path.read_text(encoding="utf-8")
+            self.data = yaml.safe_load(text) or {}
+        except FileNotFoundError:
+            raise UsageError(f"{path}: no such file") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            raise MapError(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=str(path),
+                           line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+        self.marks = _marks(yaml.compose(text))
+        self.errors: list[MapError] = []
+
+    def error(self, text: str, *where: Any) -> None:
+        """Note an error at ``where``: ("lines", n), ("cities", name), a top-level key (see _marks)."""
+        at = self.marks.get(where) or self.marks.get(where[:1])
+        self.errors.append(MapError(text, file=str(self.path), line=at[0] if at else None,
+                                    col=at[1] if at else None))
+
+    def check(self) -> None:
+        if self.errors:
+            raise MapErrors(sorted(self.errors, key=lambda e: (e.line or 0, e.col or 0)))
 
 
-def _marks(path: Path) -> dict[tuple, tuple[int, int]]:
-    """Where things stand in the file (line, column), for error messages: ("lines", n) for the n-th rail
-    line, ("cities", name), ("countries", name), and each top-level key alone, e.g. ("home",)."""
-    try:
-        root = yaml.compose(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
+def _marks(root: Any) -> dict[tuple, tuple[int, int]]:
+    """Where things stand in the file (line, column): ("lines", n) for the n-th rail line, ("cities",
+    name), ("countries", name), and each top-level key alone, e.g. ("home",)."""
     marks: dict[tuple, tuple[int, int]] = {}
     if not isinstance(root, yaml.MappingNode):
         return marks
@@ -125,13 +139,8 @@ def map_path(name: str) -> Path:
 @lru_cache(maxsize=8)
 def load_map(name: str) -> GameMap:
     path = map_path(name)
-    data = _read(path) or {}
-    marks = _marks(path)
-    errors: list[MapError] = []
-
-    def error(text: str, *where: Any) -> None:
-        at = marks.get(where) or marks.get(where[:1])
-        errors.append(MapError(text, file=str(path), line=at[0] if at else None, col=at[1] if at else None))
+    found = DataFile(path)
+    data, error = found.data, found.error
     countries = {str(k): str(v) for k, v in (data.get("countries") or {}).items()}
     for country, kind in countries.items():
         if kind not in KINDS:
@@ -202,7 +211,6 @@ def load_map(name: str) -> GameMap:
         for c in cities:
             if c not in reached:
                 error(f"city {c} has no rail link to {home}", "cities", c)
-    if errors:
-        raise MapErrors(sorted(errors, key=lambda e: (e.line or 0, e.col or 0)))
+    found.check()
     return GameMap(str(data.get("name", name)), str(path), cities, lines, countries, aliases,
                    {c: sorted(ns) for c, ns in neighbours.items()})
