@@ -293,7 +293,7 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, event
     dice = dice_block(turn, seed, next_seed, dice_log.get("rolls", []))
     if finished:
         dice["secret_seeds"] = _secret_seeds(campaign, turn)
-    players = [{"id": p["id"], "name": p["name"], "colour": p.get("colour", "")} for p in campaign.players]
+    players = public_players(campaign)
     return template_context(game, state, events, viewer, turn=turn, campaign=campaign.name, players=players,
                             dice=dice, image=image, receipts=_receipts(campaign, turn),
                             audit=campaign.audit_log(turn) if viewer == GM_VIEWER else [])
@@ -328,7 +328,8 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     for viewer in viewers(campaign):
         name = image_file(game, viewer)
         if name not in images:
-            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png", players=campaign.players)
+            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png",
+                                      players=public_players(campaign))
             if data is not None:
                 images[name] = data
         image = name if name in images else None
@@ -346,13 +347,18 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     return out
 
 
+def public_players(campaign: Campaign) -> list[dict[str, Any]]:
+    """What every reader may know of the players (reports, pictures): id, name and colour; never
+    e-mail addresses or passwords."""
+    return [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour", "")} for p in campaign.players]
+
+
 def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list[dict] | None,
                        fmt: str, *, players: list[dict] | None = None) -> bytes | None:
     import inspect
     extra = {}
     if players is not None and "players" in inspect.signature(game.render).parameters:
-        extra["players"] = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour", "")}
-                            for p in players]
+        extra["players"] = players
     figure = game.render(state, viewer, events=events, **extra)
     return None if figure is None else _figure_bytes(figure, fmt)
 
@@ -417,7 +423,7 @@ def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
     data = render_image_bytes(game, state, _game_viewer(viewer), campaign.events(turn), suffix,
-                              players=campaign.players)
+                              players=public_players(campaign))
     if data is None:
         raise UsageError(f"{game.title} has no board image")
     from .fileio import atomic_write
