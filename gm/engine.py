@@ -322,22 +322,23 @@ def _secret_seeds(campaign: Campaign, last: int) -> list[dict[str, Any]]:
 def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict],
                   dice_log: dict) -> dict[str, str | bytes]:
     from .report import FORMATS, render_report  # jinja2 only when reports are written
+    from .viewing import extra_pictures, picture, seen_by
     out: dict[str, str | bytes] = {}
     template_dirs = (campaign.path / "templates",)
     images: dict[str, bytes] = {}
+    players = public_players(campaign)
     for viewer in viewers(campaign):
+        seen = seen_by(game, state, events, viewer, players)
         name = image_file(game, viewer)
         if name not in images:
-            data = render_image_bytes(game, state, _game_viewer(viewer), events, "png",
-                                      players=public_players(campaign))
+            data = picture(game, seen)
             if data is not None:
                 images[name] = data
         image = name if name in images else None
         extra = []
-        for stem, figure in game.extra_images(state, _game_viewer(viewer)).items():
+        for stem, data in extra_pictures(game, seen).items():
             extra_name = f"{stem}.png" if not game.images_per_viewer else f"{stem}-{viewer}.png"
-            if extra_name not in images:
-                images[extra_name] = _figure_bytes(figure, "png")
+            images.setdefault(extra_name, data)
             extra.append(extra_name)
         context = report_context(campaign, game, turn, state, events, dice_log, viewer, image=image)
         context["extra_images"] = extra
@@ -351,21 +352,6 @@ def public_players(campaign: Campaign) -> list[dict[str, Any]]:
     """What every reader may know of the players (reports, pictures): id, name and colour; never
     e-mail addresses or passwords."""
     return [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour", "")} for p in campaign.players]
-
-
-def render_image_bytes(game: Game, state: dict, viewer: str | None, events: list[dict] | None,
-                       fmt: str, *, players: list[dict] | None = None) -> bytes | None:
-    import inspect
-    extra = {}
-    if players is not None and "players" in inspect.signature(game.render).parameters:
-        extra["players"] = players
-    figure = game.render(state, viewer, events=events, **extra)
-    return None if figure is None else _figure_bytes(figure, fmt)
-
-
-def _figure_bytes(figure, fmt: str) -> bytes:
-    from .pictures import figure_bytes
-    return figure_bytes(figure, fmt)
 
 
 def resolve_viewer(campaign: Campaign, player: str | None, public: bool) -> str:
@@ -422,8 +408,8 @@ def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
         raise UsageError(f"{out}: the image must end in .png or .svg")
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
-    data = render_image_bytes(game, state, _game_viewer(viewer), campaign.events(turn), suffix,
-                              players=public_players(campaign))
+    from .viewing import picture, seen_by
+    data = picture(game, seen_by(game, state, campaign.events(turn), viewer, public_players(campaign)), suffix)
     if data is None:
         raise UsageError(f"{game.title} has no board image")
     from .fileio import atomic_write

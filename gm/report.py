@@ -12,7 +12,7 @@ from typing import Any
 import jinja2
 
 from .errors import UsageError
-from .games.base import GM_VIEWER
+from .viewing import GM_VIEWER
 from .names import suggestion
 from .paths import TEMPLATES
 
@@ -99,44 +99,19 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
                      extra_images: list[str] | None = None, receipts: list[dict] | None = None,
                      audit: list[dict] | None = None) -> dict[str, Any]:
     """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
-    "public" or "gm". What the viewer may see is the game's ``view`` and ``view_events``."""
-    who = None if viewer == GM_VIEWER else viewer
-    names = {p["id"]: p["name"] for p in players}
-    rename = _namer(names)
-    engine_events = [e for e in events if e.get("engine")]
-    game_events = [{**e, "text": rename(e["text"])} if isinstance(e.get("text"), str) else e
-                   for e in game.view_events([e for e in events if not e.get("engine")], who)]
+    "public" or "gm". What the viewer gets comes through the one door, ``gm.viewing.seen_by``."""
+    from .viewing import seen_by
+    seen = seen_by(game, state, events, viewer, players)
+    names = seen.names
     due = game.due(state)
     return {
         "game": game.title, "game_name": game.name, "campaign": campaign, "turn": turn,
         "phase": game.phase(state), "finished": game.finished(state), "viewer": viewer,
         "viewer_name": names.get(viewer, "GM" if viewer == GM_VIEWER else "Public"),
         "players": players, "names": names,
-        "view": game.view(state, who), "events": engine_events + game_events,
+        "view": seen.view, "events": seen.events,
         "due": due, "due_names": [names.get(p, p) for p in due],
-        "order_form": game.order_form(state, viewer) if viewer in names and viewer in due else "",
+        "order_form": seen.order_form,
         "image": image, "extra_images": list(extra_images or []), "dice": dice,
         "receipts": list(receipts or []), "audit": list(audit or []),
     }
-
-
-# Everyday words a GM might still pick as a player id ("a", "me", "red" is fine): in an event text they
-# are far more often the word than the player, so they are left as they are.
-COMMON_WORDS = frozenset("""a about after all an and any are as at be been before both but by can do each
-for from had has have he her him his i if in into is it its me more my no none nor not now of off on once
-one only or other our out over own same she so some than that the their them then there these they this
-those to too two under up us was we were what when where which while who why will with yes you your""".split())
-
-
-def _namer(names: dict[str, str]):
-    """Games write player ids in event texts (they know no names); readers see the names. Ids that are
-    everyday words (COMMON_WORDS) are not replaced: "a default build" must not become "Alice default
-    build" because a player's id is "a"."""
-    import re
-    ids = sorted((i for i in names if names[i] != i and i.lower() not in COMMON_WORDS), key=len, reverse=True)
-    if not ids:
-        return lambda text: text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-    return lambda text: pattern.sub(lambda m: names[m.group(1)], text)
-
-

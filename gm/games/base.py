@@ -2,6 +2,14 @@
 
 State is plain data (dicts, lists, str, int, bool, None) that survives a YAML round trip.
 Viewers: ``None`` is the GM (sees everything), ``"public"`` is anyone, else a player id.
+
+Events (what ``resolve`` returns) follow one convention in every game (docs/plugins.md):
+- ``kind``: a short tag ("build", "race", "draw"); ``text``: one readable sentence;
+- players are named in ``text`` as ``player_ref(id)`` placeholders (``@{id}``), which the report
+  layer fills in with the player's name; a game never writes a bare id where it means a person;
+- ``to``: optional list of the viewers ("public" and/or player ids) who may read the event; the GM
+  reads every event; an event without ``to`` is for everyone. A game that shows others a shorter
+  version emits it as a second event whose ``to`` names those others.
 """
 from __future__ import annotations
 
@@ -13,13 +21,19 @@ from typing import Any
 from ..dice import Dice
 from ..orders import OrderLine
 
-# how reports and the CLI name the GM as a viewer (games see None for the GM)
-GM_VIEWER = "gm"
+from ..viewing import GM_VIEWER  # noqa: F401  (how reports and the CLI name the GM; games see None)
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 State = dict[str, Any]
 Orders = Any  # plain data, game-defined
 Event = dict[str, Any]
+# outcome(state): None while the game goes on, else who won and how everybody finished
+Outcome = dict[str, Any]
+
+
+def player_ref(player: str) -> str:
+    """How an event's text names a player: the report layer puts the player's name in its place."""
+    return "@{" + player + "}"
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,8 @@ class Option:
     help: str
     choices: tuple[Any, ...] = ()
     kind: type = str  # str, int or bool: how a --option value is read
+    low: int | None = None   # an int option's smallest value (checked by the engine, once)
+    high: int | None = None  # and its largest
 
     def read(self, name: str, text: Any) -> Any:
         from ..errors import UsageError
@@ -49,6 +65,11 @@ class Option:
             value = text
         if self.choices and value not in self.choices:
             raise UsageError(f"option {name} is one of {', '.join(map(str, self.choices))}, not {text!r}")
+        if self.kind is int and isinstance(value, int):
+            if self.low is not None and value < self.low or self.high is not None and value > self.high:
+                span = (f"{self.low} to {self.high}" if self.low is not None and self.high is not None
+                        else f"at least {self.low}" if self.low is not None else f"at most {self.high}")
+                raise UsageError(f"option {name} takes a whole number {span}, not {text!r}")
         return value
 
 
@@ -106,6 +127,12 @@ class Game:
     def finished(self, state: State) -> bool:
         return not self.due(state)
 
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on; at the end ``{"winners": [player ids], "ranking": [[ids],
+        ...] (best first, ties share a place), "reason": "one readable line"}``. Several winners
+        are a shared win; no winners (everybody lost) is ``winners: []``."""
+        raise NotImplementedError
+
     def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
         """Check one player's order lines against ``state``; change nothing. Raise OrderErrors
         (every error of the file) when anything is wrong."""
@@ -123,10 +150,6 @@ class Game:
         """What ``viewer`` may see of ``state`` (named as in ``gm show --json``)."""
         return state
 
-    def view_events(self, events: list[Event], viewer: str | None) -> list[Event]:
-        """The events ``viewer`` may read in a report."""
-        return events
-
     def default_orders(self, state: State, player: str) -> Orders | None:
         """Orders for a player whose orders did not arrive (NMR), or None to do nothing."""
         return None
@@ -136,20 +159,29 @@ class Game:
         game's default orders)."""
         return self.default_orders(state, player)
 
-    def order_form(self, state: State, player: str) -> str:
-        """A blank order form for the player's next orders (comment lines help them fill it in)."""
+    def order_form(self, view: State, player: str) -> str:
+        """A blank order form for the player's next orders (comment lines help them fill it in),
+        built from ``view`` = ``self.view(state, player)``, never from the raw state."""
         return ""
 
-    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None):
-        """A matplotlib Figure of the board or map as ``viewer`` may see it (None: no image).
-
-        A game may also accept ``players``: the campaign's players as [{id, name, colour}], so that
+    def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
+               players: list[dict[str, Any]] | None = None):
+        """A picture (a matplotlib Figure or a Pillow image) of the board or map as ``viewer`` sees
+        it, drawn from ``view`` = ``self.view(state, viewer)`` and the events that viewer may read;
+        None: no image. ``players`` are the campaign's players as [{id, name, colour}] so that
         pictures name people as the reports do (see player_names and player_colours)."""
         return
 
-    def extra_images(self, state: State, viewer: str | None) -> dict[str, Any]:
-        """More figures for a turn's reports, by file stem (e.g. {"cash-chart": Figure}): written
-        as PNGs beside the map and listed to the templates as ``extra_images``."""
+    def extra_images(self, view: State, viewer: str | None, *,
+                     players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """More pictures for a turn's reports, by file stem (e.g. {"cash-chart": Figure}), drawn
+        from ``view`` as ``render`` is: written as PNGs beside the map and listed to the templates
+        as ``extra_images``."""
+        return {}
+
+    def simulation_figures(self, finals: list[State]) -> dict[str, Any]:
+        """`gm simulate`: the game's own balance figures over the final states of bot games, as
+        {readable label: number}; the engine adds seat win rates, shared wins and game length."""
         return {}
 
     def route_advice(self, state: State, player: str, origin: str, destination: str) -> str | None:

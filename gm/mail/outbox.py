@@ -113,6 +113,7 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[list[tuple[str, Emai
         form = ""
         if player in due:  # headers first, so the player can fill it in and send it back as it is
             password = "password: \n" if campaign.config.get("passwords") else ""
-            form = f"player: {player}\nturn: {turn + 1}\n{password}" + (game.order_form(state, player) or "")
+            blank = game.order_form(game.view(state, player), player) or ""
+            form = f"player: {player}\nturn: {turn + 1}\n{password}" + blank
         out.append((f"report:{turn}:{player}", report_message(campaign, turn, player, order_form=form)))
     return out, notes
