@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import games
+from . import clock, games
 from .campaign import Campaign
 from .errors import CampaignError
 
@@ -117,7 +117,7 @@ def deadline_status(campaign: Campaign, now: dt.datetime | None = None) -> Deadl
     due = list(game.due(campaign.state()))
     stored = campaign.stored_orders(turn)
     arrived = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or clock.now()
     return DeadlineStatus(turn, read_deadline(campaign), read_grace(campaign), read_policy(campaign), now,
                           due, arrived, [p for p in due if p not in arrived])
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import games
+from . import clock, games
 from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
 from .dice import Dice, commitment, new_master_secret, turn_seed
 from .errors import CampaignError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
@@ -183,10 +183,9 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
                 continue
             campaign.store_orders(turn, r.player, r.text, errors=r.errors or None)
             if as_gm:
-                import datetime as dt
                 from .mail.receipts import receipt
                 campaign.record_audit(turn, {
-                    "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "turn": turn,
+                    "at": clock.stamp(), "turn": turn,
                     "player": r.player, "file": r.file, "receipt": receipt(r.text), "by": "gm"})
         return results
 

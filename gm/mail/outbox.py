@@ -11,6 +11,7 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
+from .. import clock
 from ..campaign import Campaign, turn_dir_name
 from ..errors import UsageError
 from ..fileio import atomic_write
@@ -33,7 +34,7 @@ def _new_message(campaign: Campaign, player: str, subject: str, *, when: dt.date
     msg["From"] = sender
     msg["To"] = _address(campaign, player)
     msg["Subject"] = f"[{campaign.name}] {subject}"
-    msg["Date"] = email.utils.format_datetime(when or dt.datetime.now(dt.timezone.utc))
+    msg["Date"] = email.utils.format_datetime(when or clock.now())
     domain = email.utils.parseaddr(sender)[1].partition("@")[2] or "localhost"
     msg["Message-ID"] = email.utils.make_msgid(domain=domain)
     return msg

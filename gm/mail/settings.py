@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from .. import clock
 from ..campaign import Campaign
 from ..errors import GMError
 from ..fileio import write_yaml
@@ -63,7 +64,7 @@ def secret(campaign: Campaign, block: dict[str, Any], what: str) -> str:
 
 
 def now_utc() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    return clock.now()
 
 
 def gm_log(campaign: Campaign, line: str, *, now: dt.datetime | None = None) -> None:
