@@ -7,7 +7,10 @@ CAMPAIGN/turns/NNN/state.yaml the state after turn NNN (000 = set-up); written l
 CAMPAIGN/turns/NNN/orders/    orders as received for turn NNN, one file per player
 CAMPAIGN/turns/NNN/dice.yaml  the turn's seed and every public roll
 CAMPAIGN/turns/NNN/events.yaml what happened (reports are rebuilt from it)
-CAMPAIGN/turns/NNN/reports/   reports and images written for the turn
+CAMPAIGN/turns/NNN/settings.yaml what shaped the turn's resolution: options, missed-turn policy,
+                              who was missing (`gm replay` uses what was in force)
+CAMPAIGN/turns/NNN/reports/   reports and images written for the turn, with digests.yaml
+CAMPAIGN/secret/dice/NNN.yaml the turn's secret rolls (hidden shuffles), revealed at the game's end
 """
 from __future__ import annotations
 
@@ -162,6 +165,31 @@ class Campaign:
     def dice_log(self, turn: int) -> dict[str, Any]:
         return _read_yaml(self.turn_dir(turn) / "dice.yaml", "the dice log") or {}
 
+    def settings(self, turn: int) -> dict[str, Any] | None:
+        """What shaped the turn's resolution (None for a turn resolved before they were recorded)."""
+        path = self.turn_dir(turn) / "settings.yaml"
+        return _read_yaml(path, "the turn's settings") if path.exists() else None
+
+    # ---- secret dice -----------------------------------------------------------------------
+    def secret_dice_path(self, turn: int) -> Path:
+        return self.path / "secret" / "dice" / f"{turn_dir_name(turn)}.yaml"
+
+    def write_secret_rolls(self, turn: int, rolls: list[dict[str, Any]]) -> None:
+        write_yaml(self.secret_dice_path(turn), {"turn": turn, "rolls": rolls})
+
+    def secret_rolls(self, turn: int) -> list[dict[str, Any]] | None:
+        """The turn's secret rolls; None when no file is kept for the turn."""
+        path = self.secret_dice_path(turn)
+        if not path.exists():
+            return None
+        return list((_read_yaml(path, "the secret dice log") or {}).get("rolls") or [])
+
+    def secret_dice_turns(self) -> list[int]:
+        folder = self.path / "secret" / "dice"
+        if not folder.is_dir():
+            return []
+        return sorted(int(f.stem) for f in folder.glob("*.yaml") if f.stem.isdigit())
+
     # ---- orders ----------------------------------------------------------------------------
     def orders_dir(self, turn: int) -> Path:
         return self.turn_dir(turn) / "orders"
@@ -196,12 +224,14 @@ class Campaign:
 
     # ---- writing a turn --------------------------------------------------------------------
     def write_turn(self, turn: int, *, state: dict, dice: dict, events: list, reports: dict[str, str | bytes],
-                   fail_after: str | None = None) -> None:
+                   settings: dict | None = None, fail_after: str | None = None) -> None:
         """Write a resolved turn; state.yaml last, so an interrupted write leaves the turn unresolved.
         ``fail_after`` (tests only) raises after the named step to prove that."""
         folder = self.turn_dir(turn)
         write_yaml(folder / "dice.yaml", dice)
         write_yaml(folder / "events.yaml", events)
+        if settings is not None:
+            write_yaml(folder / "settings.yaml", settings)
         if fail_after == "events":
             raise RuntimeError("injected failure after writing events")
         for name, data in reports.items():

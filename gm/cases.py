@@ -15,10 +15,8 @@ from typing import Any
 
 import yaml
 
-from . import games
-from .dice import Dice, turn_seed
-from .errors import GMError, OrderError, OrderErrors, UsageError
-from .orders import read_frame
+from . import games, runner
+from .errors import GMError, UsageError
 
 CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
              "expect_errors", "expect_setup_error", "description", "notes"}
@@ -102,22 +100,16 @@ def run_case(case: dict[str, Any], base: Path, file: str = "") -> CaseResult:
 
 
 def _run(case: dict[str, Any], base: Path) -> list[str]:
-    from .engine import read_options
     game = games.get(str(case["game"]))
     players = [str(p) for p in case.get("players") or []]
-    game.check_players(players)
     master = hashlib.sha256(f"case:{case['id']}".encode()).digest()
-    fixed = [int(v) for v in case.get("dice") or []]
-
-    def dice_for(turn: int) -> Dice:
-        return Dice(turn_seed(master, turn), secret_seed=turn_seed(master, turn, secret=True), fixed=fixed)
-
+    fixed = [int(v) for v in case.get("dice") or []]  # one list: the fixed dice run on from turn to turn
     refusal = case.get("expect_setup_error")
     try:
-        options = read_options(game, dict(case.get("options") or {}))
-        state = game.setup(_resolve_map(case, base, game), players, options, dice_for(0))
+        state = runner.start(game, _resolve_map(case, base, game), players, dict(case.get("options") or {}),
+                             runner.turn_dice(master, 0, fixed))
         if case.get("setup"):
-            state = game.apply_setup(state, copy.deepcopy(case["setup"]))
+            state = runner.plain(game.apply_setup(state, copy.deepcopy(case["setup"])))
     except GMError as exc:
         if refusal is None:
             raise
@@ -129,29 +121,7 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
     problems: list[str] = []
     for n, turn in enumerate(turns, start=1):
         texts = {str(p): str(t) for p, t in ((turn or {}).get("orders") or {}).items()}
-        due = game.due(state)
-        parsed: dict[str, Any] = {}
-        errors: dict[str, list[str]] = {}
-        for player, text in texts.items():
-            if player not in players:
-                raise UsageError(f"turn {n}: orders for {player!r}, who is not in the case's players")
-            has_header = read_frame(text).player is not None
-            frame = read_frame(text if has_header else f"player: {player}\n{text}", player)
-            errs: list[OrderError] = list(frame.errors)
-            if player not in due:
-                errs.append(OrderError(f"{player} has no orders due (waiting for {', '.join(due) or 'nobody'})",
-                                       line=1, col=1, file=player))
-            else:
-                try:
-                    parsed[player] = game.parse(state, player, frame.lines)
-                except OrderErrors as exc:
-                    errs += exc.errors
-                except OrderError as exc:
-                    errs.append(exc)
-            # line numbers as in the case's text (the runner's added header shifts them by one)
-            shift = 0 if has_header else 1
-            # an error on the added header line (e.g. "no orders due") counts as line 1
-            errors[player] = [f"{max(1, (e.line or 1) - shift)}: {e.message}" for e in errs]
+        orders, errors = _check_turn(game, state, texts, players, n)
         last = n == len(turns)
         if any(errors.values()):
             if not last:
@@ -159,16 +129,30 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
                 return [f"turn {n}: orders have errors: {shown}"]
             problems += _check_expected_errors(case, errors)
             break
-        for player in due:
-            if player not in parsed:
-                parsed[player] = game.default_orders(state, player)
-        state, _events = game.resolve(state, parsed, dice_for(n))
-        state = _normalise(yaml.safe_load(yaml.safe_dump(state)))
+        # missing orders are filled exactly as a campaign fills them (the default policy)
+        orders, _missing = runner.fill_missing(game, state, orders, "default")
+        state, _events = runner.step(game, state, orders, runner.turn_dice(master, n, fixed))
         if last:
             problems += _check_expected_errors(case, {p: [] for p in players})
     if "expect" in case:
         problems += compare(_normalise(case["expect"]), _normalise(game.view(state, None)))
     return problems
+
+
+def _check_turn(game, state: dict, texts: dict[str, str], players: list[str],
+                turn: int) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Each player's orders checked as a campaign checks them: (clean orders, "LINE: message"
+    errors per player, lines as in the case's text)."""
+    orders: dict[str, Any] = {}
+    errors: dict[str, list[str]] = {}
+    for player, text in texts.items():
+        if player not in players:
+            raise UsageError(f"turn {turn}: orders for {player!r}, who is not in the case's players")
+        checked = runner.check(game, state, text, file=player, players=players, turn=turn, player=player)
+        errors[player] = [f"{max(1, e.line or 1)}: {e.message}" for e in checked.problems]
+        if checked.ok:
+            orders[player] = checked.orders
+    return orders, errors
 
 
 def _check_expected_errors(case: dict[str, Any], errors: dict[str, list[str]]) -> list[str]:

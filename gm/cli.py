@@ -228,7 +228,8 @@ def report(directory: str, turn: int | None, player: str | None, public: bool, f
       gm report camp --player ann --format markdown
       gm report camp --public --format bbcode --image-url https://example.org/camp --forum-images up/
     """
-    from .engine import report_text, resolve_viewer
+    from .engine import resolve_viewer
+    from .publish import report_text
     campaign = _campaign(directory)
     click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt,
                            image_base=image_base, forum_folder=forum_folder), nl=False)
@@ -265,7 +266,8 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
 
     Example: gm map draw camp -o board.png
     """
-    from .engine import draw, resolve_viewer
+    from .engine import resolve_viewer
+    from .publish import draw
     campaign = _campaign(directory)
     draw(campaign, turn, resolve_viewer(campaign, player, False), out)
     click.echo(f"Wrote {out}")
@@ -349,7 +351,7 @@ def replay(directory: str) -> None:
     from .audit import replay as replay_campaign
     campaign = _campaign(directory)
     _exit_on_problems(replay_campaign(campaign))
-    click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches.")
+    click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches, and every event, roll and report.")
 
 
 @main.group()
@@ -368,9 +370,14 @@ def dice_verify(directory: str) -> None:
     Example: gm dice verify camp
     """
     from .audit import verify_dice
-    checked, problems = verify_dice(_campaign(directory))
+    campaign = _campaign(directory)
+    checked, problems = verify_dice(campaign)
     _exit_on_problems(problems)
-    click.echo(f"All {checked} rolls verified.")
+    turns = len(campaign.resolved_turns())
+    if checked:
+        click.echo(f"All {checked} rolls verified. ({turns} turns checked.)")
+    else:
+        click.echo(f"No dice were rolled in the {turns} turn(s) so far; every seed and commitment checks.")
 
 
 @main.group()
@@ -405,11 +412,12 @@ def case_run(files: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
+# ---- commands kept in modules of their own ----------------------------------------------------
 from .cli_mail import mail  # noqa: E402  (gm mail ...)
-main.add_command(mail)
+from .cli_simulate import simulate  # noqa: E402
 
-from .cli_simulate import simulate  # noqa: E402  (a command module of its own)
+main.add_command(mail)
 main.add_command(simulate)
+
+if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)
+    main()

@@ -97,11 +97,12 @@ def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: li
 def template_context(game, state: dict, events: list[dict], viewer: str, *, turn: int, campaign: str,
                      players: list[dict[str, str]], dice: dict[str, Any], image: str | None = None,
                      extra_images: list[str] | None = None, receipts: list[dict] | None = None,
-                     audit: list[dict] | None = None) -> dict[str, Any]:
+                     audit: list[dict] | None = None, seen=None) -> dict[str, Any]:
     """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
-    "public" or "gm". What the viewer gets comes through the one door, ``gm.viewing.seen_by``."""
+    "public" or "gm". What the viewer gets comes through the one door, ``gm.viewing.seen_by``
+    (``seen``: what it gave already)."""
     from .viewing import seen_by
-    seen = seen_by(game, state, events, viewer, players)
+    seen = seen or seen_by(game, state, events, viewer, players)
     names = seen.names
     due = game.due(state)
     return {

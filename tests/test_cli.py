@@ -307,6 +307,9 @@ def test_event_texts_name_players(tmp_path, fixed_master):
     (tmp_path / "b.txt").write_text("player: bob\nguess 1\n")
     run("submit", camp, tmp_path / "a.txt", tmp_path / "b.txt")
     run("resolve", camp)
-    assert "ann guessed right." in (camp / "turns" / "001" / "events.yaml").read_text()
+    # events name players as data; reports fill in the names (never word by word)
+    assert "'@{ann} guessed right.'" in (camp / "turns" / "001" / "events.yaml").read_text()
     report = run("report", camp, "--public").output
-    assert "Ann Smith guessed right." in report and "ann guessed" not in report
+    assert "Ann Smith guessed right." in report and "ann guessed" not in report and "@{" not in report
+    console = run("resolve", camp).output
+    assert "@{" not in console

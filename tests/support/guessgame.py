@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from gm.games.base import Game, Option
+from gm.games.base import Game, Option, player_ref
 from gm.orders import collect
 
 
@@ -50,17 +50,29 @@ class Guess(Game):
         state = dict(state, turn=state["turn"] + 1, last_roll=roll,
                      guesses={p: (o or {}).get("guess") for p, o in orders.items()})
         state["score"] = dict(state["score"])
-        events = [{"text": f"The die shows {roll}."}]
+        events = [{"kind": "roll", "text": f"The die shows {roll}."}]
         for p, o in orders.items():
             if o and o["guess"] == roll:
                 state["score"][p] += 1
-                events.append({"text": f"{p} guessed right."})
+                events.append({"kind": "right", "player": p, "text": f"{player_ref(p)} guessed right."})
         return state, events
+
+    def outcome(self, state):
+        if self.due(state):
+            return None
+        points = sorted(set(state["score"].values()), reverse=True)
+        ranking = [[p for p in state["players"] if state["score"][p] == n] for n in points]
+        best = points[0]
+        return {"winners": ranking[0], "ranking": ranking,
+                "reason": f"most right guesses ({best} of {state['turns']})"}
 
     def default_orders(self, state, player):
         return None
 
-    def order_form(self, state, player):
+    def bot_orders(self, state, player):
+        return {"guess": 6}  # the bot always guesses six
+
+    def order_form(self, view, player):
         return "guess ?   # 1 to 6"
 
     def random_orders(self, state, player, rng: random.Random):

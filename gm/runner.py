@@ -1,0 +1,194 @@
+"""The one in-memory turn runner. Every caller that plays turns — the campaign engine, `gm replay`,
+`gm case run`, `gm simulate` and the tests — starts, checks orders, fills missing orders, steps
+and asks for the outcome here, the same way; no other module calls a game's ``resolve``.
+
+No files, no templates: plain data in, plain data out.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice, turn_seed
+from .errors import GMError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
+from .games.base import Event, Game, Orders, Outcome, State
+from .names import suggestion
+from .orders import read_frame
+
+# what replaces the orders of a due player who sent none
+NMR_POLICIES = ("default", "bot")
+
+
+class GameBug(GMError):
+    """A game broke the plug-in contract (not plain data, a malformed outcome): a bug, not bad input."""
+
+
+# ---- set-up ------------------------------------------------------------------------------------
+def read_options(game: Game, given: dict[str, Any]) -> dict[str, Any]:
+    """Every option of ``game``: the given ones read and checked (names, kinds, choices, ranges),
+    the rest at their defaults. The one place options are checked, for every game."""
+    options = {name: opt.default for name, opt in game.options.items()}
+    for key, value in given.items():
+        if key not in game.options:
+            known = ", ".join(sorted(game.options)) or "none"
+            raise UsageError(f"unknown option {key!r} for {game.name}{suggestion(key, game.options)}; "
+                             f"options: {known}")
+        options[key] = game.options[key].read(key, value)
+    return options
+
+
+def turn_dice(master: bytes, turn: int, fixed: list[int] | None = None) -> Dice:
+    """The verifiable dice of ``turn``; ``fixed`` values (rules cases) are used first and, being
+    one shared list, run on from turn to turn."""
+    return Dice(turn_seed(master, turn), secret_seed=turn_seed(master, turn, secret=True),
+                fixed=fixed if fixed is not None else ())
+
+
+def start(game: Game, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
+    """The set-up state: options checked, players checked, the game's set-up made plain."""
+    game.check_players(players)
+    return plain(game.setup(map_name, players, read_options(game, options), dice))
+
+
+# ---- orders ------------------------------------------------------------------------------------
+@dataclass
+class Checked:
+    """One order text after checking: the player it is for, the parsed orders or every error."""
+
+    file: str
+    player: str | None
+    text: str
+    orders: Any = None
+    problems: list[OrderError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def errors(self) -> list[str]:
+        """Each error as one located line: FILE:LINE:COL: message."""
+        return [e.located() for e in self.problems]
+
+
+def check(game: Game, state: State, text: str, *, file: str, players: list[str], turn: int,
+          player: str | None = None) -> Checked:
+    """Check one order text against ``state`` (the state before ``turn``); every error of the file
+    is collected. ``player``: who sent it when the text may lack a ``player:`` header."""
+    frame = read_frame(text, file)
+    errors: list[OrderError] = list(frame.errors)
+    head = frame.header_lines.get("player", 1)
+    who = frame.player
+    if who is not None and player is not None and who != player:
+        errors.append(OrderSyntaxError(f"the file says 'player: {who}' but it is sent for {player}",
+                                       line=head, col=1, file=file))
+    who = who or player
+    checked = Checked(file, who, text)
+    if who is None:
+        errors.append(OrderSyntaxError("no 'player:' header: add a line 'player: ID' or give --player ID",
+                                       line=1, col=1, file=file))
+    elif who not in players:
+        errors.append(OrderSyntaxError(f"unknown player {who!r}{suggestion(who, players)}; players: "
+                                       f"{', '.join(players)}", line=head, col=1, file=file))
+        who = None
+    if frame.turn is not None and frame.turn != turn:
+        errors.append(OrderSyntaxError(f"these orders are for turn {frame.turn}, but the campaign is at turn {turn}",
+                                       line=frame.header_lines["turn"], col=1, file=file))
+    if who is not None and frame.turn in (None, turn):  # orders for another turn: that error alone
+        errors += _parse(game, state, who, frame.lines, checked, file=file, line=head, turn=turn)
+    errors.sort(key=lambda e: (e.line or 0, e.col or 0))
+    checked.problems = errors
+    if errors:
+        checked.orders = None
+    return checked
+
+
+def _parse(game: Game, state: State, who: str, lines, checked: Checked, *, file: str, line: int,
+           turn: int) -> list[OrderError]:
+    due = game.due(state)
+    if not due:
+        return [OrderError("the game is over: no more orders are taken", line=line, col=1, file=file)]
+    if who not in due:
+        return [OrderError(f"{who} has no orders due on turn {turn} (waiting for {', '.join(due)})",
+                           line=line, col=1, file=file)]
+    try:
+        checked.orders = game.parse(state, who, lines)
+        checked.notes = game.check_notes(checked.orders)
+    except OrderErrors as exc:
+        return [_locate(e, file) for e in exc.errors]
+    except OrderError as exc:
+        return [_locate(exc, file)]
+    return []
+
+
+def _locate(error: OrderError, file: str) -> OrderError:
+    error.file = error.file or file
+    return error
+
+
+def fill_missing(game: Game, state: State, orders: dict[str, Orders],
+                 policy: str) -> tuple[dict[str, Orders], list[str]]:
+    """Orders for every due player: those given, and for each missing player the game's bot orders
+    (policy ``bot``) or default orders (``default``). Returns (orders, the missing players)."""
+    if policy not in NMR_POLICIES:
+        raise UsageError(f"the missed-turn policy is one of {', '.join(NMR_POLICIES)}, not {policy!r}")
+    due = game.due(state)
+    missing = [p for p in due if p not in orders]
+    full = {p: orders[p] for p in due if p in orders}
+    for p in missing:
+        full[p] = game.bot_orders(state, p) if policy == "bot" else game.default_orders(state, p)
+        if full[p] is None and game.sequential:
+            raise InputError(f"{p} sent no usable orders and {game.title} has no default move")
+    return full, missing
+
+
+# ---- a turn ------------------------------------------------------------------------------------
+def step(game: Game, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+    """Resolve one turn: the game works on a copy, and what it returns is made plain data."""
+    if not game.due(state):
+        raise InputError("the game is over: there is no turn to resolve")
+    new_state, events = game.resolve(copy.deepcopy(state), orders, dice)
+    return plain(new_state), plain(list(events))
+
+
+def outcome(game: Game, state: State, players: list[str]) -> Outcome | None:
+    """The game's outcome, checked against the contract: None while it goes on."""
+    result = game.outcome(state)
+    finished = game.finished(state)
+    if result is None:
+        if finished:
+            raise GameBug(f"{game.name}: the game is over but outcome() says it goes on")
+        return None
+    if not finished:
+        raise GameBug(f"{game.name}: outcome() gives a result while the game goes on")
+    players = set(players)
+    winners, ranking = list(result.get("winners", [])), [list(r) for r in result.get("ranking", [])]
+    if not set(winners) <= players or any(not set(r) <= players for r in ranking):
+        raise GameBug(f"{game.name}: outcome() names someone who is not a player: {result}")
+    if not isinstance(result.get("reason"), str) or not result["reason"]:
+        raise GameBug(f"{game.name}: outcome() gives no reason")
+    return {"winners": winners, "ranking": ranking, "reason": result["reason"]}
+
+
+# ---- plain data ----------------------------------------------------------------------------------
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain(data: Any, where: str = "state") -> Any:
+    """``data`` as it reads back from a YAML or JSON file: tuples become lists, a copy is made,
+    and anything that is not plain data (objects, sets) is refused as a game bug. Cheap: one
+    walk, no serialising."""
+    if isinstance(data, dict):
+        out = {}
+        for key, value in data.items():
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                raise GameBug(f"{where}: key {key!r} is not a string or a whole number")
+            out[key] = plain(value, f"{where}.{key}")
+        return out
+    if isinstance(data, (list, tuple)):
+        return [plain(v, f"{where}[{i}]") for i, v in enumerate(data)]
+    if isinstance(data, _SCALARS):
+        return data
+    raise GameBug(f"{where}: {type(data).__name__} is not plain data")
