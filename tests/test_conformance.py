@@ -1,70 +1,78 @@
-"""One conformance test over every registered game (after OpenSpiel): seeded random legal
-playouts to the end; YAML round trips; same seed, same states; a finished game takes no orders;
-every template and image renders."""
+"""One conformance test over every registered game (after OpenSpiel), played through the one turn
+runner: seeded random legal playouts to the end; plain data; same seed, same states; a finished
+game takes no orders and has an outcome, an unfinished one has none; every template and image
+renders; and hidden information stays hidden (tests/support/hidden_<game>.py)."""
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 
 import pytest
 import yaml
 
-from gm import audit, engine, games
+from gm import audit, engine, games, runner
 from gm.campaign import Campaign
-from gm.dice import Dice, turn_seed
-from gm.orders import read_frame
+from gm.publish import public_players, viewers
+from gm.report import FORMATS, dice_block, render_report, template_context
+from gm.viewing import picture, seen_by
 
-MAX_TURNS = 3000
 GAME_NAMES = games.names()
+MAX_TURNS = 3000
 
 
-def _setup(game, seed: int):
-    players = [f"p{i + 1}" for i in range(max(game.min_players, min(game.max_players, 3)))]
-    master = seed.to_bytes(32, "big")
-    options = engine.read_options(game, {})
-    state = game.setup(game.default_map(), players, options, Dice(turn_seed(master, 0)))
-    return players, master, state
+def _players(game) -> list[str]:
+    return [f"p{i + 1}" for i in range(max(game.min_players, min(game.max_players, 3)))]
 
 
-def playout(game, seed: int):
-    """States of one seeded random game, from set-up to the end."""
+def playout(game, seed: int) -> tuple[list[str], list[dict], list[list[dict]]]:
+    """(players, states, events of each turn) of one seeded random game, from set-up to the end."""
     rng = random.Random(seed)
-    players, master, state = _setup(game, seed)
-    states = [state]
+    players = _players(game)
+    master = seed.to_bytes(32, "big")
+    state = runner.start(game, game.default_map(), players, {}, runner.turn_dice(master, 0))
+    states, events_by_turn = [state], [[]]
     for turn in range(1, MAX_TURNS + 1):
-        due = game.due(state)
-        if not due:
-            return states
+        if not game.due(state):
+            return players, states, events_by_turn
         orders = {}
-        for player in due:
-            text = game.random_orders(state, player, rng)
-            orders[player] = game.parse(state, player, read_frame(text, "random").lines)
+        for player in game.due(state):
+            checked = runner.check(game, state, game.random_orders(state, player, rng), file="random",
+                                   players=players, turn=turn, player=player)
+            assert checked.ok, checked.errors
+            orders[player] = checked.orders
         before = copy.deepcopy(state)
-        state, events = game.resolve(state, orders, Dice(turn_seed(master, turn)))
+        state, events = runner.step(game, state, orders, runner.turn_dice(master, turn))
         assert before == states[-1], "resolve changed the state it was given"
-        assert all(isinstance(e.get("text"), str) and e["text"] for e in events), events
+        assert all(isinstance(e.get("text"), str) and e["text"] and isinstance(e.get("kind"), str)
+                   for e in events), events
         assert yaml.safe_load(yaml.safe_dump(state)) == state, "state is not plain YAML data"
         states.append(state)
+        events_by_turn.append(events)
     raise AssertionError(f"{game.name}: no end after {MAX_TURNS} turns")
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_random_playouts_end_and_repeat(name):
+def test_random_playouts_end_repeat_and_have_an_outcome(name):
     game = games.get(name)
     for seed in (1, 2):
-        first = playout(game, seed)
+        players, first, _ = playout(game, seed)
         # a finished game waits for nobody, so the engine takes no more orders (tests/test_cli.py)
         assert game.finished(first[-1]) and game.due(first[-1]) == []
-        assert playout(game, seed) == first, "same seed, different game"
+        result = runner.outcome(game, first[-1], players)
+        assert result is not None and set(result["winners"]) <= set(players)
+        assert [p for place in result["ranking"] for p in place] and result["reason"]
+        for state in first[:-1][:: max(1, len(first) // 8)]:
+            assert runner.outcome(game, state, players) is None
+        assert playout(game, seed)[1] == first, "same seed, different game"
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_views_are_plain_data(name, tmp_path):
+def test_views_are_plain_data(name):
     game = games.get(name)
-    states = playout(game, 3)
-    players = states[0].get("players") if isinstance(states[0].get("players"), list) else None
+    players, states, _ = playout(game, 3)
     for state in states[:: max(1, len(states) // 10)] + [states[-1]]:
-        for viewer in [None, "public"] + list(players or []):
+        for viewer in [None, "public"] + players:
             view = game.view(state, viewer)
             assert yaml.safe_load(yaml.safe_dump(view)) == view
 
@@ -73,17 +81,15 @@ def test_views_are_plain_data(name, tmp_path):
 def test_campaign_reports_and_images_render(name, tmp_path):
     """A short campaign through the engine: every report format for every viewer, every image."""
     game = games.get(name)
-    n = max(game.min_players, min(game.max_players, 3))
     camp = tmp_path / "c"
-    engine.new_campaign(camp, name, [f"p{i + 1}" for i in range(n)], master=bytes(32))
+    engine.new_campaign(camp, name, _players(game), master=bytes(32))
     campaign = Campaign(camp)
     rng = random.Random(7)
     for _ in range(4):
         state = campaign.state()
-        due = game.due(state)
-        if not due:
+        if not game.due(state):
             break
-        for player in due:
+        for player in game.due(state):
             text = f"player: {player}\n" + game.random_orders(state, player, rng)
             checked = engine.check_text(campaign, game, state, text, "random.txt")
             assert checked.ok, checked.errors
@@ -91,8 +97,61 @@ def test_campaign_reports_and_images_render(name, tmp_path):
         engine.resolve(campaign)
     for turn in campaign.resolved_turns():
         reports = campaign.turn_dir(turn) / "reports"
-        for viewer in engine.viewers(campaign):
+        for viewer in viewers(campaign):
             for ext in ("txt", "md", "bbcode", "html"):
-                assert (reports / f"{viewer}.{ext}").read_text().strip()
+                text = (reports / f"{viewer}.{ext}").read_text()
+                assert text.strip() and "@{" not in text, f"{viewer}.{ext}: a player placeholder left unfilled"
     assert audit.replay(campaign) == []
     assert audit.verify_dice(campaign)[1] == []
+
+
+# ---- hidden information ---------------------------------------------------------------------------
+def _hidden(name: str):
+    module = games.REGISTRY[name].rsplit(".", 1)[-1]
+    return importlib.import_module(f"support.hidden_{module}")
+
+
+def _everything(game, state, events, viewer, players, *, pictures: bool) -> dict:
+    """All a viewer gets of a state: JSON view, order form, events, every report format, picture."""
+    seen = seen_by(game, state, events, viewer, players)
+    out = {"view": seen.view, "form": seen.order_form, "events": seen.events}
+    dice = dice_block(1, bytes(32), bytes(32), [])
+    context = template_context(game, state, events, viewer, turn=1, campaign="c", players=players, dice=dice,
+                               seen=seen)
+    for fmt in FORMATS:
+        out[fmt] = render_report(context, fmt, game_name=game.name)
+    if pictures:
+        out["picture"] = picture(game, seen)
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n in GAME_NAMES if n != "guess"])
+def test_hidden_information_never_reaches_another_viewer(name):
+    """Change what a viewer may not see (other hands, deck order, secret draws): nothing that viewer
+    gets — JSON, order form, events, reports in every format, picture — may change."""
+    game = games.get(name)
+    players, states, events = playout(game, 5)
+    perturb = _hidden(name).perturb
+    rng = random.Random(11)
+    public = [{"id": p, "name": p.upper(), "colour": ""} for p in players]
+    picked = sorted({1, len(states) // 2, len(states) - 2} & set(range(1, len(states))))
+    changed = 0
+    for n in picked:
+        for viewer in players + ["public"]:
+            other = perturb(copy.deepcopy(states[n]), viewer, rng)
+            if other is None:
+                continue
+            assert other != states[n], "perturb() returned the state unchanged"
+            changed += 1
+            pictures = n == picked[-1]
+            assert _everything(game, other, events[n], viewer, public, pictures=pictures) == \
+                _everything(game, states[n], events[n], viewer, public, pictures=pictures), \
+                f"{name}: turn {n}: {viewer} sees something hidden from them"
+    if name in ("network-king", "thurn-und-taxis"):
+        assert changed, f"{name} hides hands and decks, but perturb() changed nothing"
+
+
+def test_public_players_never_carry_addresses(tmp_path):
+    camp = tmp_path / "c"
+    engine.new_campaign(camp, "guess", ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"], master=bytes(32))
+    assert all(set(p) == {"id", "name", "colour"} for p in public_players(Campaign(camp)))
