@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo test bench lint golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -20,6 +20,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(PY) bench/run.py
+
+golden: $(STAMP)
+	MPLBACKEND=Agg $(PY) tools/golden.py
 
 lint: $(STAMP)
 	$(PY) -m pip install --quiet ruff
