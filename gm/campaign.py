@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,8 @@ import yaml
 from .errors import CampaignError, LockedError, UsageError
 from .fileio import atomic_write, write_yaml
 from .names import suggestion
+from .players import PLAYER_ID, find_player, parse_player_spec, players_problem  # noqa: F401 (re-exported)
 
-PLAYER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
 
@@ -49,17 +48,6 @@ def _read_yaml(path: Path, what: str) -> Any:
         raise CampaignError(f"{where}: {what} is corrupt ({problem})") from None
 
 
-def parse_player_spec(spec: str) -> dict[str, str]:
-    """'ID[:NAME[:EMAIL]]' -> {id, name, email}."""
-    parts = spec.split(":", 2)
-    pid = parts[0].strip()
-    if not PLAYER_ID.match(pid):
-        raise UsageError(f"player id {pid!r} must be lower-case letters, digits, '-' or '_' (e.g. blue or p1)")
-    name = parts[1].strip() if len(parts) > 1 and parts[1].strip() else pid.capitalize()
-    email = parts[2].strip() if len(parts) > 2 else ""
-    return {"id": pid, "name": name, "email": email}
-
-
 class Campaign:
     """One campaign folder on disk. Holds no game logic."""
 
@@ -70,6 +58,9 @@ class Campaign:
         config = _read_yaml(self.path / "campaign.yaml", "campaign.yaml")
         if not isinstance(config, dict) or "game" not in config or "players" not in config:
             raise CampaignError(f"{self.path / 'campaign.yaml'}: campaign.yaml is corrupt (needs game and players)")
+        problem = players_problem(config["players"])
+        if problem:  # ids become file names: a bad one must never reach a path
+            raise CampaignError(f"{self.path / 'campaign.yaml'}: {problem}")
         self.config: dict[str, Any] = config
 
     # ---- configuration ---------------------------------------------------------------------
@@ -103,6 +94,12 @@ class Campaign:
                 return p
         raise UsageError(f"unknown player {pid!r}{suggestion(pid, self.player_ids)}; "
                          f"players: {', '.join(self.player_ids)}")
+
+    def find_player(self, text: str) -> str:
+        """The id of the player a ``player:`` header names: the id in any case or the display name
+        (ignoring case and accents). An unknown one raises UsageError with a message that lists
+        the valid ids and has no place in it, so the caller can locate it (FILE:LINE:COL)."""
+        return find_player(self.players, text)
 
     def master_secret(self) -> bytes:
         path = self.path / "secret" / "master.key"
@@ -254,6 +251,9 @@ def _alive(pid: int) -> bool:
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
     """Lay out a new campaign folder (refuses a non-empty one)."""
+    problem = players_problem(config.get("players"))
+    if problem:
+        raise UsageError(problem)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
     (path / "secret").mkdir(parents=True, exist_ok=True)
