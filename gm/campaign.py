@@ -12,16 +12,15 @@ CAMPAIGN/turns/NNN/reports/   reports and images written for the turn
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import CampaignError, LockedError, UsageError
+from .errors import CampaignError, UsageError
 from .fileio import atomic_write, write_yaml
+from .lock import campaign_lock
 from .names import suggestion
 from .players import PLAYER_ID, find_player, parse_player_spec, players_problem  # noqa: F401 (re-exported)
 
@@ -208,45 +207,9 @@ class Campaign:
         write_yaml(folder / "state.yaml", state)
 
     # ---- the lock --------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Only one gm process changes a campaign at a time; a second one is refused."""
-        path = self.path / ".lock"
-        for _attempt in range(2):
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-                break
-            except FileExistsError:
-                holder = _lock_holder(path)
-                if holder is not None and _alive(holder):
-                    raise LockedError(f"{self.path}: another gm (process {holder}) is working on this campaign; "
-                                      "try again when it has finished") from None
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()  # stale lock left by a killed process
-        else:
-            raise LockedError(f"{self.path}: cannot take the campaign lock ({path})")
-        try:
-            os.write(fd, str(os.getpid()).encode())
-            os.close(fd)
-            yield
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-
-
-def _lock_holder(path: Path) -> int | None:
-    try:
-        return int(path.read_text().strip() or 0) or None
-    except (OSError, ValueError):
-        return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except OSError as exc:
-        return exc.errno == errno.EPERM
-    return True
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        """Only one gm process changes a campaign at a time; a second one is refused (gm.lock)."""
+        return campaign_lock(self.path)
 
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
