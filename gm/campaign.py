@@ -22,7 +22,7 @@ from .errors import CampaignError, UsageError
 from .fileio import atomic_write, write_yaml
 from .lock import campaign_lock
 from .names import suggestion
-from .players import PLAYER_ID, find_player, parse_player_spec, players_problem  # noqa: F401 (re-exported)
+from .players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
 
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
@@ -99,6 +99,11 @@ class Campaign:
         (ignoring case and accents). An unknown one raises UsageError with a message that lists
         the valid ids and has no place in it, so the caller can locate it (FILE:LINE:COL)."""
         return find_player(self.players, text)
+
+    def setup_warnings(self) -> list[str]:
+        """What the campaign lacks to send mail (no mail.from, players without an address), one
+        line each, for `gm new` to print."""
+        return setup_warnings(self.config)
 
     def master_secret(self) -> bytes:
         path = self.path / "secret" / "master.key"

@@ -24,7 +24,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what an editor counts as a new line (
 _TOKEN = re.compile(r'"[^"]*"?|\S+')
 
 __all__ = ["HEADER_KEYS", "MAX_ERRORS", "OrderLine", "OrderText", "read_frame", "collect", "canonical_text",
-           "decode_order_bytes", "located_lines", "preamble_note"]
+           "decode_order_bytes", "frame_player", "located_lines", "preamble_note"]
 
 
 @dataclass(frozen=True)
@@ -134,11 +134,11 @@ def read_frame(text: str, file: str = "<orders>", *, skip_preamble: bool = True)
 
 def _body(raw: str) -> str | None:
     """A line without its comment and trailing space; '' for nothing to read; None at a signature."""
-    if raw.rstrip() == "--":
-        return None  # e-mail signature: the rest is not orders
     if raw.lstrip().startswith(">"):
         return ""  # quoted e-mail text
     body = _strip_comment(raw).rstrip()
+    if body.strip() == "--":
+        return None  # e-mail signature ("-- "): the rest is not orders
     return body if body.strip() else ""
 
 
@@ -162,6 +162,28 @@ def _take_line(out: OrderText, body: str, number: int) -> None:
     else:
         out.headers[key] = value
         out.header_lines[key] = number
+
+
+def frame_player(frame: OrderText, players: list[dict], given: str | None = None) -> tuple[str | None, list[OrderError]]:
+    """Whose orders these are: the ``player:`` header (the id in any case or the display name,
+    gm.players.find_player) or ``given`` (``--player``, the mail sender), with located errors
+    for an unknown player, a header that contradicts ``given``, or no player at all."""
+    from .errors import UsageError
+    from .players import find_player
+    line = frame.header_lines.get("player", 1)
+    if frame.player is None:
+        if given is None:
+            return None, [OrderSyntaxError("no 'player:' header: add a line 'player: ID' or give --player ID",
+                                           line=1, col=1, file=frame.file)]
+        return given, []
+    try:
+        who = find_player(players, frame.player)
+    except UsageError as exc:
+        return None, [OrderSyntaxError(str(exc), line=line, col=1, file=frame.file)]
+    if given is not None and who != given:
+        return None, [OrderSyntaxError(f"the file says 'player: {frame.player}' but these orders are "
+                                       f"{given}'s", line=line, col=1, file=frame.file)]
+    return who, []
 
 
 def preamble_note(frame: OrderText) -> str | None:

@@ -148,3 +148,22 @@ def test_a_megabyte_of_headers_gives_errors_on_lines():
     frame = read_frame("player: a\n" * 100_000, "o.txt")
     assert len(frame.errors) == 99_999 and all(isinstance(e, OrderError) and e.line for e in frame.errors)
     assert len(located_lines(frame.errors)) == MAX_ERRORS + 1
+
+
+PLAYERS = [{"id": "ann", "name": "Ann Smith"}, {"id": "bob", "name": "Bob"}]
+
+
+def test_frame_player_from_header_or_given():
+    from gm.orders import frame_player
+
+    def who(text, given=None):
+        player, errors = frame_player(read_frame(text, "o.txt"), PLAYERS, given)
+        return player, [e.located() for e in errors]
+
+    assert who("Hi\nPlayer: ANN\n") == ("ann", [])
+    assert who("player: ann smith\n", "ann") == ("ann", [])
+    assert who("guess 1\n", "bob") == ("bob", [])
+    assert who("guess 1\n") == (None, ["o.txt:1:1: no 'player:' header: add a line 'player: ID' or give --player ID"])
+    assert who("hello\nplayer: anne\n") == (None, [
+        "o.txt:2:1: unknown player 'anne' (did you mean \"ann\"?); players: ann (Ann Smith), bob (Bob)"])
+    assert who("player: bob\n", "ann") == (None, ["o.txt:1:1: the file says 'player: bob' but these orders are ann's"])
