@@ -192,8 +192,8 @@ def preamble_note(frame: OrderText) -> str | None:
     if not frame.preamble:
         return None
     first, last = frame.preamble[0], frame.preamble[-1]
-    where = f"line {first}" if first == last else f"lines {first}-{last}"
-    return (f"{where} above the first header line were read as a greeting and ignored; "
+    where = f"line {first} was" if first == last else f"lines {first}-{last} were"
+    return (f"{where} read as a greeting above the first header line and ignored; "
             "orders go below the 'player:' line")
 
 

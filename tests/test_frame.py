@@ -54,8 +54,9 @@ def test_greeting_above_the_header_is_ignored_with_a_note():
     assert frame.player == "Ann Smith" and frame.turn == 2
     assert [(line.number, line.text) for line in frame.lines] == [(5, "guess 3")]
     assert frame.preamble == [1]
-    assert preamble_note(frame) == ("line 1 above the first header line were read as a greeting and ignored; "
+    assert preamble_note(frame) == ("line 1 was read as a greeting above the first header line and ignored; "
                                     "orders go below the 'player:' line")
+    assert preamble_note(read_frame("a\nb\nplayer: x\n")).startswith("lines 1-2 were read")
     assert read_frame("a\nb\nplayer: x\n").preamble == [1, 2]
     assert preamble_note(read_frame("player: x\nguess 1\n")) is None
 
