@@ -164,7 +164,8 @@ def _take_line(out: OrderText, body: str, number: int) -> None:
         out.header_lines[key] = number
 
 
-def frame_player(frame: OrderText, players: list[dict], given: str | None = None) -> tuple[str | None, list[OrderError]]:
+def frame_player(frame: OrderText, players: list[dict],
+                 given: str | None = None) -> tuple[str | None, list[OrderError]]:
     """Whose orders these are: the ``player:`` header (the id in any case or the display name,
     gm.players.find_player) or ``given`` (``--player``, the mail sender), with located errors
     for an unknown player, a header that contradicts ``given``, or no player at all."""
@@ -216,8 +217,8 @@ def decode_order_bytes(raw: bytes, file: str) -> str:
     their byte-order mark or, without one, recognised from the zero bytes of UTF-16 text
     (Windows Notepad); other 8-bit text is read as Windows-1252/Latin-1. A file that is not text
     raises OrderSyntaxError at FILE:1:1 naming what it is."""
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+                       (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if raw.startswith(bom):
             return _decode(raw[len(bom):], codec, file)
     if b"\x00" in raw:

@@ -31,7 +31,8 @@ _ADDRESS_LOCAL = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 def id_problem(pid: Any) -> str | None:
     """Why ``pid`` cannot be a player id, or None when it can."""
     if not isinstance(pid, str) or not PLAYER_ID.fullmatch(pid):
-        return "must be 1 to 32 lower-case letters, digits, '-' or '_', starting with a letter or digit (e.g. blue or p1)"
+        return ("must be 1 to 32 lower-case letters, digits, '-' or '_', starting with a letter or digit "
+                "(e.g. blue or p1)")
     if pid in RESERVED_IDS:
         return f"is a name gm uses itself ({', '.join(sorted(RESERVED_IDS))}); choose another"
     if pid in DEVICE_NAMES:

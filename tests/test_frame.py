@@ -83,7 +83,8 @@ def test_line_numbers_are_the_editors():
 
 
 def test_canonical_text_keeps_headers_and_lines_never_the_password():
-    text = "Hi!\nPlayer: Ann\npassword: hunter2\nturn: 4\n  guess 3   # my pick\n\n> quoted\nguess \"4 # x\"\n-- \nAnn\n"
+    text = ("Hi!\nPlayer: Ann\npassword: hunter2\nturn: 4\n  guess 3   # my pick\n\n> quoted\n"
+            "guess \"4 # x\"\n-- \nAnn\n")
     frame = read_frame(text, "o.txt")
     canon = canonical_text(frame)
     assert canon == 'player: Ann\nturn: 4\nguess 3\nguess "4 # x"\n'

@@ -39,7 +39,8 @@ def test_reserved_ids_cover_every_viewer_name():
     assert {"con", "prn", "aux", "nul", "com1", "com9", "lpt1", "lpt9"} <= DEVICE_NAMES
 
 
-@pytest.mark.parametrize("pid", ["../../../x", "Blue", "a b", "", "x/y", "-a", "a" * 33, "gm", "public", "con", 7, None])
+@pytest.mark.parametrize("pid", ["../../../x", "Blue", "a b", "", "x/y", "-a", "a" * 33, "gm", "public", "con",
+                                 7, None])
 def test_campaign_yaml_ids_checked_on_load(tmp_path, pid):
     camp = tmp_path / "deep" / "camp"
     engine.new_campaign(camp, "guess", ["ann", "bob"], master=bytes(32))
