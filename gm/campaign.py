@@ -174,6 +174,8 @@ class Campaign:
         return {f.stem: f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.txt"))}
 
     def store_orders(self, turn: int, player: str, text: str, *, errors: list[str] | None = None) -> Path:
+        if player not in self.player_ids:  # an id becomes a file name: only the campaign's own
+            raise UsageError(f"unknown player {player!r}; players: {', '.join(self.player_ids)}")
         path = self.orders_dir(turn) / f"{player}.txt"
         atomic_write(path, text)
         problems = self.orders_dir(turn) / f"{player}.errors"

@@ -138,7 +138,9 @@ def players_problem(players: Any) -> str | None:
         if pid in seen_ids:
             return f"player id {pid!r} appears twice"
         seen_ids.add(pid)
-        name = p.get("name", pid)
+        name = p.get("name")
+        if not isinstance(name, str) or not name.strip():
+            return f"player {pid} has no name (add  name: ...)"
         problem = text_problem(name, "the name", MAX_NAME) or text_problem(p.get("email") or "", "the address",
                                                                            MAX_ADDRESS)
         if problem:

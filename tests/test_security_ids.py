@@ -68,6 +68,10 @@ def test_campaign_yaml_duplicate_ids_and_names_refused(tmp_path):
     (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
     with pytest.raises(CampaignError, match="appears twice"):
         Campaign(camp)
+    config["players"][1].update(id="bob", name="")
+    (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
+    with pytest.raises(CampaignError, match="player bob has no name"):
+        Campaign(camp)
     config["players"][1].update(id="bob", name="Bob\r\nBcc: everyone@example.org")
     (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
     with pytest.raises(CampaignError, match="control character"):
@@ -132,3 +136,11 @@ def test_find_player_prefers_an_id_to_another_players_name():
     players = [{"id": "red", "name": "Blue"}, {"id": "blue", "name": "Ann"}]
     assert find_player(players, "blue") == "blue"
     assert find_player(players, "Ann") == "blue"
+
+
+def test_orders_are_stored_only_for_the_campaigns_players(tmp_path):
+    camp = tmp_path / "camp"
+    engine.new_campaign(camp, "guess", ["ann", "bob"], master=bytes(32))
+    with pytest.raises(UsageError, match="unknown player '../x'"):
+        Campaign(camp).store_orders(1, "../x", "guess 1\n")
+    assert not (camp / "turns" / "x.txt").exists() and not (camp / "turns" / "001").exists()
