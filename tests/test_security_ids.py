@@ -144,3 +144,9 @@ def test_orders_are_stored_only_for_the_campaigns_players(tmp_path):
     with pytest.raises(UsageError, match="unknown player '../x'"):
         Campaign(camp).store_orders(1, "../x", "guess 1\n")
     assert not (camp / "turns" / "x.txt").exists() and not (camp / "turns" / "001").exists()
+
+
+def test_gm_new_warns_about_mail_it_cannot_send(tmp_path):
+    out = _run("new", "guess", tmp_path / "camp", "--player", "ann:Ann:ann@example.org", "--player", "bob")
+    assert "warning: campaign.yaml has no mail.from" in out
+    assert "warning: no e-mail address for bob" in out
