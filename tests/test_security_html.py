@@ -108,3 +108,30 @@ def test_shipped_generic_templates_escape_names_in_html(tmp_path, monkeypatch):
             out = _run("report", camp, "--format", fmt)
             assert "Orders due from" in out or "orders due from" in out.lower()
             assert_escaped_only_in_html(fmt, out)
+
+
+# The shipped games' own templates, whose _facts.j2 partials leaked names into HTML (Thurn und Taxis,
+# Imperial Network). Network King joins this list once its order form reads the viewer's view.
+SHIPPED = {"railway-rivals": 2, "network": 2, "thurn-und-taxis": 2, "imperial-network": 3}
+
+
+def _shipped_context(name: str, count: int) -> dict:
+    from gm import games
+    from gm.dice import Dice
+    game = games.get(name)
+    ids = ["blue", "red", "green"][:count]
+    state = game.setup(game.default_map(), ids, {k: o.default for k, o in game.options.items()}, Dice(bytes(32)))
+    players = [{"id": p, "name": f"{EVIL} {AMP} {p}", "colour": "#123456"} for p in ids]
+    dice = {"turn": 0, "seed": None, "commitment": None, "next_turn": 1, "next_commitment": "ab", "rolls": []}
+    return report.template_context(game, state, [{"kind": "note", "text": "@{blue} paid 6."}], "blue", turn=0,
+                                   campaign="c", players=players, dice=dice)
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_shipped_game_templates_escape_only_in_html(tmp_path, monkeypatch, name):
+    context = _shipped_context(name, SHIPPED[name])
+    # cache a: cold forward, then warm backward; cache b: cold backward, then warm forward
+    for cache, order in (("a", FORMATS), ("a", FORMATS[::-1]), ("b", FORMATS[::-1]), ("b", FORMATS)):
+        _fresh_process(monkeypatch, tmp_path / cache)
+        for fmt in order:
+            assert_escaped_only_in_html(fmt, report.render_report(context, fmt, game_name=name))
