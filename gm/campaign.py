@@ -15,20 +15,18 @@ CAMPAIGN/secret/dice/NNN.yaml the turn's secret rolls (hidden shuffles), reveale
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import CampaignError, LockedError, UsageError
+from .errors import CampaignError, UsageError
 from .fileio import atomic_write, write_yaml
+from .lock import campaign_lock
 from .names import suggestion
+from .players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
 
-PLAYER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
 
@@ -52,17 +50,6 @@ def _read_yaml(path: Path, what: str) -> Any:
         raise CampaignError(f"{where}: {what} is corrupt ({problem})") from None
 
 
-def parse_player_spec(spec: str) -> dict[str, str]:
-    """'ID[:NAME[:EMAIL]]' -> {id, name, email}."""
-    parts = spec.split(":", 2)
-    pid = parts[0].strip()
-    if not PLAYER_ID.match(pid):
-        raise UsageError(f"player id {pid!r} must be lower-case letters, digits, '-' or '_' (e.g. blue or p1)")
-    name = parts[1].strip() if len(parts) > 1 and parts[1].strip() else pid.capitalize()
-    email = parts[2].strip() if len(parts) > 2 else ""
-    return {"id": pid, "name": name, "email": email}
-
-
 class Campaign:
     """One campaign folder on disk. Holds no game logic."""
 
@@ -73,6 +60,9 @@ class Campaign:
         config = _read_yaml(self.path / "campaign.yaml", "campaign.yaml")
         if not isinstance(config, dict) or "game" not in config or "players" not in config:
             raise CampaignError(f"{self.path / 'campaign.yaml'}: campaign.yaml is corrupt (needs game and players)")
+        problem = players_problem(config["players"])
+        if problem:  # ids become file names: a bad one must never reach a path
+            raise CampaignError(f"{self.path / 'campaign.yaml'}: {problem}")
         self.config: dict[str, Any] = config
 
     # ---- configuration ---------------------------------------------------------------------
@@ -106,6 +96,17 @@ class Campaign:
                 return p
         raise UsageError(f"unknown player {pid!r}{suggestion(pid, self.player_ids)}; "
                          f"players: {', '.join(self.player_ids)}")
+
+    def find_player(self, text: str) -> str:
+        """The id of the player a ``player:`` header names: the id in any case or the display name
+        (ignoring case and accents). An unknown one raises UsageError with a message that lists
+        the valid ids and has no place in it, so the caller can locate it (FILE:LINE:COL)."""
+        return find_player(self.players, text)
+
+    def setup_warnings(self) -> list[str]:
+        """What the campaign lacks to send mail (no mail.from, players without an address), one
+        line each, for `gm new` to print."""
+        return setup_warnings(self.config)
 
     def master_secret(self) -> bytes:
         path = self.path / "secret" / "master.key"
@@ -201,6 +202,8 @@ class Campaign:
         return {f.stem: f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.txt"))}
 
     def store_orders(self, turn: int, player: str, text: str, *, errors: list[str] | None = None) -> Path:
+        if player not in self.player_ids:  # an id becomes a file name: only the campaign's own
+            raise UsageError(f"unknown player {player!r}; players: {', '.join(self.player_ids)}")
         path = self.orders_dir(turn) / f"{player}.txt"
         atomic_write(path, text)
         problems = self.orders_dir(turn) / f"{player}.errors"
@@ -241,49 +244,16 @@ class Campaign:
         write_yaml(folder / "state.yaml", state)
 
     # ---- the lock --------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Only one gm process changes a campaign at a time; a second one is refused."""
-        path = self.path / ".lock"
-        for _attempt in range(2):
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-                break
-            except FileExistsError:
-                holder = _lock_holder(path)
-                if holder is not None and _alive(holder):
-                    raise LockedError(f"{self.path}: another gm (process {holder}) is working on this campaign; "
-                                      "try again when it has finished") from None
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()  # stale lock left by a killed process
-        else:
-            raise LockedError(f"{self.path}: cannot take the campaign lock ({path})")
-        try:
-            os.write(fd, str(os.getpid()).encode())
-            os.close(fd)
-            yield
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-
-
-def _lock_holder(path: Path) -> int | None:
-    try:
-        return int(path.read_text().strip() or 0) or None
-    except (OSError, ValueError):
-        return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except OSError as exc:
-        return exc.errno == errno.EPERM
-    return True
+    def lock(self) -> contextlib.AbstractContextManager[None]:
+        """Only one gm process changes a campaign at a time; a second one is refused (gm.lock)."""
+        return campaign_lock(self.path)
 
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
     """Lay out a new campaign folder (refuses a non-empty one)."""
+    problem = players_problem(config.get("players"))
+    if problem:
+        raise UsageError(problem)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
     (path / "secret").mkdir(parents=True, exist_ok=True)

@@ -94,7 +94,7 @@ def games() -> None:
 @click.argument("game")
 @CAMPAIGN
 @click.option("--player", "players", multiple=True, required=True, metavar="ID[:NAME[:EMAIL]]",
-              help="A player, in seat order; repeat for each.")
+              help="A player, in seat order; repeat for each. A ':' inside NAME is written '\\:'.")
 @click.option("--map", "map_name", help="A shipped map's name or a map file.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
 @click.option("--name", help="The campaign's name in reports (default: the folder's name).")
@@ -110,6 +110,8 @@ def new(game: str, directory: str, players: tuple[str, ...], map_name: str | Non
     info = status(campaign)
     click.echo(f"Created {campaign.path} ({campaign.game_name}); turn {info['turn']} waits for: "
                f"{', '.join(info['due']) or 'nobody'}. Reports for the set-up: {campaign.path}/turns/000/reports/")
+    for warning in campaign.setup_warnings():
+        click.echo(warning, err=True)
 
 
 @main.command()

@@ -12,6 +12,23 @@ def located(file: str, line: int | None, col: int | None, message: str, default:
     return f"{where}: {message}"
 
 
+MAX_ERRORS = 50  # one reply lists this many errors of a file, then "and N more"
+
+
+def located_lines(errors: list, limit: int = MAX_ERRORS) -> list[str]:
+    """Errors (OrderError or MapError) sorted by place, as one located line each; past ``limit`` a
+    last line names where the rest begin: "FILE:LINE: and 12 more errors from line LINE on"."""
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    out = [e.located() for e in errors[:limit]]
+    rest = errors[limit:]
+    if rest:
+        first = rest[0]
+        more = f"and {len(rest):,} more error{'s' if len(rest) != 1 else ''}"
+        message = f"{more} from line {first.line} on; fix the ones above and check again" if first.line else more
+        out.append(located(first.file, first.line, None, message, "<orders>"))
+    return out
+
+
 class GMError(Exception):
     """An error to show a person as one line; ``exit_code`` is 1 for bad input, 2 for usage/config."""
 
@@ -81,8 +98,8 @@ class OrderErrors(InputError):
         super().__init__(f"{len(errors)} error(s)")
         self.errors = list(errors)
 
-    def lines(self) -> list[str]:
-        return [e.located() for e in self.errors]
+    def lines(self, limit: int = MAX_ERRORS) -> list[str]:
+        return located_lines(self.errors, limit)
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -95,8 +112,11 @@ class MapError(InputError):
         super().__init__(message)
         self.message, self.file, self.line, self.col = message, file, line, col
 
-    def __str__(self) -> str:
+    def located(self) -> str:
         return located(self.file, self.line, self.col, self.message, "<map>")
+
+    def __str__(self) -> str:
+        return self.located()
 
 
 class MapErrors(InputError):

@@ -29,6 +29,12 @@ def format_ext(fmt: str) -> str:
 
 _ENVIRONMENTS: dict[tuple[tuple[str, ...], bool], jinja2.Environment] = {}
 
+# Everything that changes what a template compiles to. The byte-code cache keys a template by its
+# name and source only, so environments that compile differently must never share a cache folder:
+# a partial compiled with escaping in the HTML environment would otherwise be loaded by the plain
+# one (and the other way round), letting whichever format rendered first decide.
+_COMPILE_SETTINGS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
+
 
 def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jinja2.Environment:
     """The environment for one output kind. HTML reports get their own environment that escapes in
@@ -39,12 +45,10 @@ def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jin
         dirs = [str(d) for d in extra_dirs] + [str(TEMPLATES)]  # a missing folder is simply skipped
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(dirs),
-            bytecode_cache=_bytecode_cache(),
+            bytecode_cache=_bytecode_cache(html=html),
             autoescape=html,
             undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
+            **_COMPILE_SETTINGS,
         )
         env.filters["bbcode_escape"] = lambda s: str(s).replace("[", "&#91;").replace("]", "&#93;")
         env.filters["md_escape"] = _md_escape
@@ -53,12 +57,20 @@ def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jin
     return env
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between runs (keyed by template source), so that `gm resolve`
-    does not recompile every template each time; none when no cache folder can be made."""
+def compile_key(*, html: bool) -> str:
+    """A short digest of every setting that changes compiled code (escaping, whitespace control,
+    jinja2's version): the name of the byte-code cache folder for that kind of environment."""
+    settings = dict(_COMPILE_SETTINGS, autoescape=html, jinja2=jinja2.__version__)
+    text = ",".join(f"{k}={settings[k]!r}" for k in sorted(settings))
+    return ("html-" if html else "plain-") + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _bytecode_cache(*, html: bool) -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs, so that `gm resolve` does not recompile every template
+    each time; one folder per compile key (above); none when no cache folder can be made."""
     import os
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "gm", "jinja")
+    folder = os.path.join(base, "gm", "jinja", compile_key(html=html))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:

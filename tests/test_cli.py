@@ -197,11 +197,10 @@ def test_unknown_player_for_report(camp):
 
 
 def test_lock_refuses_a_second_gm(camp, tmp_path):
-    import os
-    (camp / ".lock").write_text(str(os.getppid()))  # a live process holds it
-    result = run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"), code=2)
+    with Campaign(camp).lock():  # another gm holds it (an OS lock: tests/test_lock.py races processes)
+        result = run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"), code=2)
     assert "another gm" in result.output
-    (camp / ".lock").write_text("999999999")  # stale: taken over
+    (camp / ".lock").write_text("999999999")  # left by a killed gm: nobody holds it
     run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"))
 
 

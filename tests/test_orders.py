@@ -38,7 +38,7 @@ def test_duplicate_and_bad_headers():
     frame = read_frame("player: a\nplayer: b\nturn: two\n", "f")
     assert [e.located() for e in frame.errors] == [
         "f:2:1: a second 'player:' header (the first is on line 1)",
-        "f:3:1: 'turn:' needs a whole number, not 'two'",
+        "f:3:1: 'turn:' needs a whole number such as 3 (digits 0-9), not 'two'",
     ]
 
 
