@@ -139,6 +139,10 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"  missed turns:   {info['nmr_policy']}")
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def _print_checked(results, *, stored: bool | None = None) -> int:
     bad = 0
     for r in results:
@@ -152,8 +156,9 @@ def _print_checked(results, *, stored: bool | None = None) -> int:
         else:
             bad += 1
     if bad:
-        n = sum(len(r.errors) for r in results)
-        click.echo(f"{n} error(s) in {bad} file(s)" + ("; nothing stored" if stored is False else ""), err=True)
+        n = sum(len(r.problems) for r in results)
+        click.echo(f"{_count(n, 'error')} in {_count(bad, 'file')}" + ("; nothing stored" if stored is False else ""),
+                   err=True)
     return 1 if bad else 0
 
 

@@ -13,9 +13,10 @@ from typing import Any
 from . import clock, games, runner
 from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
 from .dice import new_master_secret
-from .errors import CampaignError, InputError, UsageError
+from .errors import CampaignError, InputError, OrderError, UsageError
 from .games.base import Game, player_ref
 from .names import suggestion
+from .orders import decode_order_bytes
 from .publish import public_players, write_resolved
 from .runner import Checked, read_options  # noqa: F401  (the engine's callers check and read options here)
 from .viewing import GM_VIEWER, game_viewer, visible_events
@@ -76,10 +77,7 @@ def read_order_file(file: str) -> str:
         raise UsageError(f"{file}: no such order file") from None
     except OSError as exc:
         raise UsageError(f"{file}: cannot read ({exc.strerror})") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+    return decode_order_bytes(raw, file)
 
 
 def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str,
@@ -87,7 +85,7 @@ def check_text(campaign: Campaign, game: Game, state: dict, text: str, file: str
     """Check one order text against ``state`` (the state before ``turn``, by default the current
     turn); collects every error of the file."""
     turn = campaign.current_turn if turn is None else turn
-    return runner.check(game, state, text, file=file, players=campaign.player_ids, turn=turn, player=player)
+    return runner.check(game, state, text, file=file, players=campaign.players, turn=turn, player=player)
 
 
 def check_files(campaign: Campaign, files: list[str], player: str | None = None) -> list[Checked]:
@@ -95,7 +93,13 @@ def check_files(campaign: Campaign, files: list[str], player: str | None = None)
     state = campaign.state()
     if player is not None:
         campaign.player(player)
-    return [check_text(campaign, game, state, read_order_file(f), f, player) for f in files]
+    out = []
+    for f in files:
+        try:
+            out.append(check_text(campaign, game, state, read_order_file(f), f, player))
+        except OrderError as exc:  # not text at all (a picture, a UTF-32 file without a mark)
+            out.append(Checked(f, player, "", problems=[exc]))
+    return out
 
 
 def submit_files(campaign: Campaign, files: list[str], player: str | None = None, *,
@@ -111,7 +115,7 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
         for r in results:
             if r.player is None or r.player not in campaign.player_ids:
                 continue
-            campaign.store_orders(turn, r.player, r.text, errors=r.errors or None)
+            campaign.store_orders(turn, r.player, r.canonical or r.text, errors=r.errors or None)
             if as_gm:
                 from .mail.receipts import receipt
                 campaign.record_audit(turn, {"at": clock.stamp(), "turn": turn, "player": r.player,

@@ -168,7 +168,8 @@ def find_player(players: Iterable[dict[str, Any]], text: str) -> str:
     if len(named) == 1:
         return named[0]
     names = [str(p.get("name", p["id"])) for p in players]
-    listing = ", ".join(f"{p['id']} ({p.get('name', p['id'])})" for p in players)
+    listing = ", ".join(p["id"] if str(p.get("name", p["id"])) in (p["id"], p["id"].capitalize())
+                        else f"{p['id']} ({p['name']})" for p in players)
     raise UsageError(f"unknown player {_short(wanted)}{suggestion(wanted, ids + names)}; players: {listing}")
 
 

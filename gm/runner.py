@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice, turn_seed
-from .errors import GMError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
+from .errors import GMError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError, located_lines
 from .games.base import Event, Game, Orders, Outcome, State
 from .names import suggestion
-from .orders import read_frame
+from .orders import canonical_text, frame_player, preamble_note, read_frame
 
 # what replaces the orders of a due player who sent none
 NMR_POLICIES = ("default", "bot")
@@ -67,41 +67,41 @@ class Checked:
     def ok(self) -> bool:
         return not self.problems
 
+    # the orders to store: headers and game lines, never the password (gm.orders.canonical_text)
+    canonical: str = ""
+
     @property
     def errors(self) -> list[str]:
-        """Each error as one located line: FILE:LINE:COL: message."""
-        return [e.located() for e in self.problems]
+        """Each error as one located line (FILE:LINE:COL: message), capped with "and N more"."""
+        return located_lines(self.problems)
 
 
-def check(game: Game, state: State, text: str, *, file: str, players: list[str], turn: int,
-          player: str | None = None) -> Checked:
+def check(game: Game, state: State, text: str, *, file: str, players: list[str] | list[dict[str, Any]],
+          turn: int, player: str | None = None) -> Checked:
     """Check one order text against ``state`` (the state before ``turn``); every error of the file
-    is collected. ``player``: who sent it when the text may lack a ``player:`` header."""
+    is collected. ``players``: ids, or the campaign's players (then ``player:`` may also give a
+    display name, in any case); ``player``: who sent it when the text may lack a header."""
+    table = [p if isinstance(p, dict) else {"id": p, "name": p} for p in players]
     frame = read_frame(text, file)
     errors: list[OrderError] = list(frame.errors)
-    head = frame.header_lines.get("player", 1)
-    who = frame.player
-    if who is not None and player is not None and who != player:
-        errors.append(OrderSyntaxError(f"the file says 'player: {who}' but it is sent for {player}",
-                                       line=head, col=1, file=file))
-    who = who or player
+    who, problems = frame_player(frame, table, player)
+    errors += problems
     checked = Checked(file, who, text)
-    if who is None:
-        errors.append(OrderSyntaxError("no 'player:' header: add a line 'player: ID' or give --player ID",
-                                       line=1, col=1, file=file))
-    elif who not in players:
-        errors.append(OrderSyntaxError(f"unknown player {who!r}{suggestion(who, players)}; players: "
-                                       f"{', '.join(players)}", line=head, col=1, file=file))
-        who = None
     if frame.turn is not None and frame.turn != turn:
         errors.append(OrderSyntaxError(f"these orders are for turn {frame.turn}, but the campaign is at turn {turn}",
                                        line=frame.header_lines["turn"], col=1, file=file))
     if who is not None and frame.turn in (None, turn):  # orders for another turn: that error alone
+        head = frame.header_lines.get("player", 1)
         errors += _parse(game, state, who, frame.lines, checked, file=file, line=head, turn=turn)
     errors.sort(key=lambda e: (e.line or 0, e.col or 0))
     checked.problems = errors
+    note = preamble_note(frame)
+    if note:
+        checked.notes.insert(0, note)
     if errors:
         checked.orders = None
+    else:
+        checked.canonical = canonical_text(frame, player=who, turn=turn)
     return checked
 
 

@@ -76,7 +76,7 @@ def test_check_reports_every_error_located(camp, tmp_path):
     lines = result.output.strip().splitlines()
     assert lines[0] == f"{f}:3:7: a guess is 1 to 6, not '9'"
     assert lines[1] == f"{f}:4:1: expected 'guess N', not 'bet 3'"
-    assert lines[-1] == "2 error(s) in 1 file(s)"
+    assert lines[-1] == "2 errors in 1 file"
 
 
 def test_check_unknown_player_suggests(camp, tmp_path):
@@ -99,7 +99,8 @@ def test_submit_stores_only_clean_orders(camp, tmp_path):
     assert snapshot(camp) == before
     good = orders(tmp_path, "good.txt", "player: ann\nguess 4\n")
     run("submit", camp, good)
-    assert (camp / "turns" / "001" / "orders" / "ann.txt").read_text() == "player: ann\nguess 4\n"
+    # stored in canonical form: headers and game lines (never a password)
+    assert (camp / "turns" / "001" / "orders" / "ann.txt").read_text() == "player: ann\nturn: 1\nguess 4\n"
     later = orders(tmp_path, "later.txt", "player: ann\nguess 5\n")
     run("submit", camp, later)
     assert "guess 5" in (camp / "turns" / "001" / "orders" / "ann.txt").read_text()
@@ -310,5 +311,5 @@ def test_event_texts_name_players(tmp_path, fixed_master):
     assert "'@{ann} guessed right.'" in (camp / "turns" / "001" / "events.yaml").read_text()
     report = run("report", camp, "--public").output
     assert "Ann Smith guessed right." in report and "ann guessed" not in report and "@{" not in report
-    console = run("resolve", camp).output
+    console = run("resolve", camp, "--force").output
     assert "@{" not in console

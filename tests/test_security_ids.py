@@ -129,7 +129,7 @@ def test_find_player_by_id_in_any_case_or_display_name(tmp_path):
     with pytest.raises(UsageError) as exc:
         campaign.find_player("Anne Smith")
     assert str(exc.value) == ('unknown player \'Anne Smith\' (did you mean "Ann Smith"?); '
-                              "players: ann (Ann Smith), cat (Cathérine), bob (Bob)")
+                              "players: ann (Ann Smith), cat (Cathérine), bob")
 
 
 def test_find_player_prefers_an_id_to_another_players_name():
