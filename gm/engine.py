@@ -235,12 +235,15 @@ def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None =
         if not game.due(state):
             raise InputError(f"the game is over (turn {turn - 1} was the last); nothing to resolve")
         orders, nmr = _orders_for_turn(campaign, game, state, turn, force=force)
+        from .schedule import next_turn_opener  # issue 13: the next deadline comes from the schedule
+        open_next_turn = next_turn_opener(campaign)  # read first: a bad schedule changes nothing
         dice = _turn_dice(campaign.master_secret(), turn)
         new_state, events = game.resolve(copy.deepcopy(state), orders, dice)
         names = {p["id"]: p["name"] for p in campaign.players}
         events = [{"engine": True, "kind": "nmr", "player": p,
                    "text": f"{names[p]} sent no orders this turn (missed turn)."} for p in nmr] + list(events)
         files = _write_resolved(campaign, game, turn, new_state, events, dice, fail_after=fail_after)
+        open_next_turn(game.finished(new_state))
         return Resolved(turn, nmr, events, game.finished(new_state), files)
 
 
