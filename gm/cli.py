@@ -127,6 +127,7 @@ def status(directory: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
         return
+    rows = deadline_lines(campaign)  # read every setting before printing: an error is then the only line
     if info["finished"]:
         click.echo(f"{info['campaign']} ({info['game']}): the game is over after turn {info['last_resolved']}; "
                    f"{info['summary']}")
@@ -134,7 +135,7 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
     click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
     click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
-    for label, text in deadline_lines(campaign):
+    for label, text in rows:
         click.echo(f"  {label + ':':<15} {text}")
 
 

@@ -35,7 +35,7 @@ def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
     text = path.read_text(encoding="utf-8")
     wanted = dict(campaign.config, **{key: value})
     lines = text.splitlines(keepends=True)
-    block = dump_yaml({key: value})
+    block = _block(key, value)
     start = next((i for i, line in enumerate(lines) if re.match(rf"^{re.escape(key)}\s*:", line)), None)
     if start is None:
         new_text = text + ("" if text.endswith("\n") or not text else "\n") + block
@@ -50,6 +50,16 @@ def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
         same = False
     atomic_write(path, new_text if same else dump_yaml(wanted))
     campaign.config[key] = value
+
+
+def _block(key: str, value: Any) -> str:
+    """``key: value`` in block style at the top level (dump_yaml writes a lone mapping in flow style)."""
+    if isinstance(value, list) and value:
+        return f"{key}:\n" + dump_yaml(value)
+    if isinstance(value, dict) and value:
+        return f"{key}:\n" + "".join(f"  {line}" for line in dump_yaml(value).splitlines(keepends=True))
+    text = dump_yaml(value)
+    return f"{key}: {text.removesuffix(chr(10) + '...' + chr(10)).strip()}\n"
 
 
 def audit(campaign: Campaign, action: str, **details: Any) -> dict[str, Any]:
@@ -124,8 +134,8 @@ def read_when(campaign: Campaign, text: str) -> dt.datetime:
     try:
         moment = dt.datetime.fromisoformat(value[:-1] + "+00:00" if value[-1:] in "Zz" else value)
     except ValueError:
-        raise UsageError(f"cannot read the deadline {text!r}; write a moment like 2026-12-05T18:00 "
-                         "(in the campaign's zone) or 2026-12-05T18:00+01:00") from None
+        raise UsageError(f"cannot read the deadline {text!r}; write a moment such as 2026-12-05T18:00+01:00 "
+                         "(without a zone it is read in the campaign's zone)") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=campaign_zone(campaign))
     return moment
