@@ -144,7 +144,7 @@ def read_when(campaign: Campaign, text: str) -> dt.datetime:
 def _tell_deadline(campaign: Campaign, text: str) -> None:
     state = campaign.state()
     due = games.get(campaign.game_name).due(state)
-    notify(campaign, campaign.player_ids, f"Turn {campaign.current_turn}: {text.split('.')[0]}",
+    notify(campaign, campaign.player_ids, f"Turn {campaign.current_turn}: the deadline has changed",
            f"{text}\n\nOrders are due from: {', '.join(_names(campaign, due)) or 'nobody'}.\n", kind="deadline")
 
 
