@@ -21,14 +21,18 @@ def _campaign(directory: str):
 def run(directories: tuple[str, ...], send: bool) -> None:
     """One unattended pass over each campaign: fetch and answer mail, resolve a turn that is due,
     send reports, notices and reminders, set the next deadline. Safe to run again at once (cron).
+    A DIR that is not a campaign but holds campaigns stands for all of them (as gm list finds them).
     Exit code 2 when any campaign failed; the others still run.
 
     \b
     Examples:
       gm run camp
-      gm run --send /srv/pbem/*/        # every five minutes from cron
+      gm run --send /srv/pbem           # every campaign under /srv/pbem, from cron
     """
-    from .unattended import run_campaign
+    from .clock import now
+    from .unattended import campaign_folders, run_campaign
+    now()  # a GM_NOW that cannot be read is one error, not one per campaign
+    directories = campaign_folders(directories)
     failed = 0
     for directory in directories:
         result = run_campaign(directory, send=send)

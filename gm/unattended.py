@@ -286,6 +286,17 @@ def check_settings(campaign: Campaign) -> None:
     read_run_state(campaign)
 
 
+def campaign_folders(given: tuple[str, ...] | list[str]) -> list[str]:
+    """Each DIR as given, except that a folder that is no campaign but holds campaigns stands for them."""
+    from .housekeeping import find_campaigns
+    out: list[str] = []
+    for directory in given:
+        path = Path(directory)
+        found = find_campaigns(path) if path.is_dir() and not (path / "campaign.yaml").exists() else []
+        out += [str(p) for p in found] or [directory]
+    return out
+
+
 def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
     """One pass over one campaign; every failure becomes one line, never an exception."""
     report = Pass(str(path))

@@ -140,7 +140,7 @@ def test_the_site_hook_is_announced(tmp_path, monkeypatch):
     assert "site: not rebuilt after turn 1" in gm("run", camp.path).output
 
 
-def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):
+def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):  # noqa: F811 (fixture)
     camp = guess_campaign(tmp_path, early=True, remind="8d", deadline="2026-12-08T18:00Z",
                           mail={"from": "GM <gm@example.org>",
                                 "smtp": {"host": "127.0.0.1", "port": mailroom.port, "security": "none",
@@ -163,3 +163,22 @@ def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):
     assert mailroom.subjects(BOB)["[camp] Turn 1 report for Bob"] == 1
     sent = yaml.safe_load((camp.path / "outbox" / "sent.yaml").read_text())
     assert "report:1:bob" in sent and not (camp.path / "outbox" / "turn-001").exists()
+
+
+def test_a_root_folder_stands_for_every_campaign_under_it(tmp_path, monkeypatch):
+    one = guess_campaign(tmp_path / "league" / "one", early=True)
+    two = guess_campaign(tmp_path / "league" / "two", early=True)
+    for camp in (one, two):
+        orders(camp, "ann")
+        orders(camp, "bob")
+    out = gm("run", tmp_path / "league").output
+    assert f"{one.path}: turn 1 resolved" in out and f"{two.path}: turn 1 resolved" in out
+
+
+def test_an_unreadable_gm_now_is_one_line(tmp_path, monkeypatch):
+    camp = guess_campaign(tmp_path)
+    monkeypatch.setenv("GM_NOW", "next tuesday")
+    before = snapshot(camp.path)
+    result = gm("run", camp.path, camp.path, code=2)
+    assert result.output == "Error: GM_NOW: 'next tuesday' is not a moment like 2026-12-05T18:00Z\n"
+    assert snapshot(camp.path) == before

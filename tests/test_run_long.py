@@ -79,7 +79,7 @@ class Bots:
             self.sent.append((when, pid, turn, guess))
 
 
-def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):
+def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fixture)
     camp, box = setup_campaign(tmp_path, mailroom.port)
     bots = Bots(random.Random(2026))
     now = dt.datetime(2026, 10, 14, 9, 0, tzinfo=dt.timezone.utc)
@@ -124,7 +124,7 @@ def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):
 
     # the orders applied are the last ones each bot sent in time; late ones were refused
     late_refusals = 0
-    for turn, deadline, _ in deadlines:
+    for turn, _deadline, _ in deadlines:
         state = camp.state(turn)
         for pid in ("ann", "bob", "cat"):
             timely = [g for when, p, t, g in bots.sent if p == pid and t == turn and when <= resolved_at[turn]]

@@ -52,7 +52,8 @@ def test_slots_skip_to_the_first_one_still_ahead():
 
 def test_turn_length_counts_from_the_resolve():
     three = Schedule(UTC, turn_length=dt.timedelta(days=3))
-    assert next_deadline(three, previous=utc("2026-01-01T00:00"), now=utc("2026-01-05T07:30")) == utc("2026-01-08T07:30")
+    after = next_deadline(three, previous=utc("2026-01-01T00:00"), now=utc("2026-01-05T07:30"))
+    assert after == utc("2026-01-08T07:30")
 
 
 def test_settings_read_as_gms_write_them(tmp_path):
@@ -146,3 +147,18 @@ def test_a_bad_zone_outside_the_schedule_is_one_line(tmp_path):
     with pytest.raises(CampaignError):
         from gm.schedule import campaign_zone
         campaign_zone(camp)
+
+
+def test_a_slot_in_the_skipped_hour_falls_just_after_the_change():
+    night = Schedule(LONDON, every_days=1, at=dt.time(1, 30))  # 2026-03-29 01:30 does not exist in London
+    slot = next_deadline(night, previous=utc("2026-03-28T01:30"), now=utc("2026-03-28T12:00"))
+    assert slot.astimezone(UTC) == utc("2026-03-29T01:30") and slot.astimezone(LONDON).hour == 2
+    after = next_deadline(night, previous=slot, now=slot)
+    assert after.isoformat() == "2026-03-30T01:30:00+01:00"
+
+
+def test_turn_length_after_each_resolve(tmp_path, monkeypatch):
+    camp = guess_campaign(tmp_path, schedule={"turn_length": "3d", "zone": "America/New_York"})
+    monkeypatch.setenv("GM_NOW", "2026-12-01T15:45Z")
+    resolve(camp, force=True)
+    assert deadline_of(camp) == "2026-12-04T10:45-05:00"
