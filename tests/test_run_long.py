@@ -79,26 +79,32 @@ class Bots:
             self.sent.append((when, pid, turn, guess))
 
 
-def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fixture)
-    camp, box = setup_campaign(tmp_path, mailroom.port)
-    bots = Bots(random.Random(2026))
+def drive(camp, box, room, bots: Bots):
+    """Move the clock in steps; at each: the bots post what is due, then one `gm run --send`.
+    Returns the deadlines seen (turn, deadline, when set), when each turn was resolved, and the end."""
     now = dt.datetime(2026, 10, 14, 9, 0, tzinfo=dt.timezone.utc)
-    deadlines: list[tuple[int, dt.datetime, dt.datetime]] = []   # (turn, deadline, when it was set)
+    deadlines: list[tuple[int, dt.datetime, dt.datetime]] = []
     resolved_at: dict[int, dt.datetime] = {}
     for _step in range(400):
-        env = {"GM_NOW": now.isoformat()}
         bots.post(box, now)
         before = camp.resolved_turns()[-1]
-        gm("run", camp.path, "--send", env=env)
+        gm("run", camp.path, "--send", env={"GM_NOW": now.isoformat()})
         camp = Campaign(camp.path)
         if camp.resolved_turns()[-1] != before:
             resolved_at[camp.resolved_turns()[-1]] = now
         if camp.config.get("deadline") and (not deadlines or deadlines[-1][0] != camp.current_turn):
             deadlines.append((camp.current_turn, dt.datetime.fromisoformat(camp.config["deadline"]), now))
-        bots.read_mail(mailroom, now)
+        bots.read_mail(room, now)
         if camp.resolved_turns()[-1] == TURNS and not bots.plans:
             break
         now += STEP
+    return camp, deadlines, resolved_at, now
+
+
+def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fixture)
+    camp, box = setup_campaign(tmp_path, mailroom.port)
+    bots = Bots(random.Random(2026))
+    camp, deadlines, resolved_at, now = drive(camp, box, mailroom, bots)
     assert camp.resolved_turns() == list(range(TURNS + 1)), "the campaign did not finish"
     assert camp.config.get("deadline") is None   # the game is over: no deadline left behind
 
