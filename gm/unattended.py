@@ -192,11 +192,13 @@ def update_site(campaign: Campaign, result: Any) -> str | None:
     return f"site: not rebuilt after turn {result.turn} (gm.site is not wired into gm run yet)"
 
 
-def _deliver_reports(campaign: Campaign, report: Pass, send: bool) -> None:
+def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
+    """Reports of every turn after the last delivered; ``first``: where a campaign new to gm run
+    starts (its latest turn when the pass began, so a turn resolved in the pass comes after it)."""
     from .mail.outbox import report_file_name, report_messages
     state = read_run_state(campaign)
     last = campaign.last_turn
-    start = int(state.get("delivered_through", last - 1)) + 1
+    start = int(state.get("delivered_through", first - 1)) + 1
     clean = True
     for turn in range(max(start, 0), last + 1):
         built, notes = report_messages(campaign, turn)
@@ -306,10 +308,11 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
         with pass_lock(campaign.path):
             check_settings(campaign)
             now = clock.now()
+            first = campaign.last_turn
             if _fetch(campaign, report, send):
                 _resolve_if_due(campaign, report, now)
             _open_deadline(campaign, report, now)
-            _deliver_reports(campaign, report, send)
+            _deliver_reports(campaign, report, send, first)
             _deliver_notices(campaign, report, send)
             _remind(campaign, report, send, now)
     except LockedError as exc:

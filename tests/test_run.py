@@ -102,7 +102,8 @@ def test_mail_is_fetched_and_answered(tmp_path, monkeypatch):
     maildir_with(box, message("player: bob\nturn: 1\nguess 5\n", sender=BOB, date="Mon, 30 Nov 2026 11:00:00 +0000"))
     out = gm("run", camp.path).output
     assert "stored (bob)" in out and "turn 1 resolved (every order in)" in out
-    assert gm("run", camp.path).output == ""
+    before = snapshot(camp.path)
+    assert gm("run", camp.path).output == "" and snapshot(camp.path) == before
 
 
 def test_one_failing_campaign_does_not_stop_the_others(tmp_path, monkeypatch):
@@ -182,3 +183,23 @@ def test_an_unreadable_gm_now_is_one_line(tmp_path, monkeypatch):
     result = gm("run", camp.path, camp.path, code=2)
     assert result.output == "Error: GM_NOW: 'next tuesday' is not a moment like 2026-12-05T18:00Z\n"
     assert snapshot(camp.path) == before
+
+
+def test_after_a_rollback_the_turn_is_resolved_and_delivered_again(tmp_path, monkeypatch, mailroom):  # noqa: F811
+    camp = guess_campaign(tmp_path, early=True,
+                          mail={"from": "GM <gm@example.org>",
+                                "smtp": {"host": "127.0.0.1", "port": mailroom.port, "security": "none",
+                                         "retry_delay": 0, "attempts": 1}})
+    monkeypatch.setenv("GM_NOW", "2026-12-02T10:00Z")
+    orders(camp, "ann", 3)
+    orders(camp, "bob", 4)
+    gm("run", camp.path, "--send")
+    first = (camp.turn_dir(1) / "dice.yaml").read_text()
+    gm("rollback", camp.path)
+    out = gm("run", camp.path, "--send").output
+    assert "turn 1 resolved (every order in)" in out and "notice(s) sent" in out
+    assert (camp.turn_dir(1) / "dice.yaml").read_text() == first
+    ann = mailroom.subjects(ANN)
+    assert ann["[camp] Turn 1 report for Ann"] == 2 and ann["[camp] Turn 0 report for Ann"] == 1
+    assert ann["[camp] Turn 1 is undone and will be resolved again"] == 1
+    assert gm("run", camp.path, "--send").output == ""
