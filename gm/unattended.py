@@ -202,6 +202,10 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
     clean = True
     for turn in range(max(start, 0), last + 1):
         built, notes = report_messages(campaign, turn)
+        if turn == last:
+            line = _deadline_line(campaign)
+            for _key, msg in built if line else []:
+                with_deadline(msg, line)
         messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
                      report_file_name(turn, key.rsplit(":", 1)[1])) for key, msg in built]
         went, failed = _deliver(campaign, messages, send,
@@ -216,6 +220,31 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
             break
     if clean and state.get("delivered_through") != last:
         _write_run_state(campaign, dict(state, delivered_through=last))
+
+
+def _deadline_line(campaign: Campaign) -> str | None:
+    """What the latest report's mail says of the next deadline (the report files themselves do not)."""
+    from .deadlines import read_deadline
+    from .schedule import campaign_zone, show_moment
+    deadline = read_deadline(campaign)
+    if deadline is None or not games.get(campaign.game_name).due(campaign.state()):
+        return None
+    return f"Orders for turn {campaign.current_turn} are due by {show_moment(deadline, campaign_zone(campaign))}."
+
+
+def with_deadline(msg: EmailMessage, line: str) -> None:
+    """Put ``line`` at the top of the message's text and HTML bodies (not of its attachments)."""
+    import html
+    for part in msg.walk():
+        if part.is_multipart() or part.is_attachment():
+            continue
+        if part.get_content_type() == "text/plain":
+            part.set_content(f"{line}\n\n{part.get_content()}")
+        elif part.get_content_type() == "text/html":
+            markup = part.get_content()
+            note = f"<p><strong>{html.escape(line)}</strong></p>"
+            at = markup.find(">", markup.lower().find("<body")) + 1 if "<body" in markup.lower() else 0
+            part.set_content(markup[:at] + note + markup[at:], subtype="html")
 
 
 def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:

@@ -14,6 +14,7 @@ from test_run_support import gm, mailroom  # noqa: F401  (mailroom is a fixture)
 
 from gm.campaign import Campaign
 from gm.engine import new_campaign
+from gm.schedule import show_moment
 
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cat": "Cat", "dan": "Dan"}   # dan never sends orders
 TURNS = 10
@@ -114,6 +115,15 @@ def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fix
                           if to == [address(pid)] and " report for " in str(m["Subject"]))
         assert reports == {f"[camp] Turn {t} report for {name}": 1 for t in range(TURNS + 1)}, (pid, reports)
     assert all(len(to) == 1 for to, _ in mailroom.received)
+    due_by = {t: show_moment(d, LONDON) for t, d, _ in deadlines}
+    for _to, msg in mailroom.received:
+        match = re.fullmatch(r"\[camp\] Turn (\d+) report for \w+", str(msg["Subject"]))
+        if match:
+            text = msg.get_body(("plain",)).get_content()
+            turn = int(match[1])
+            top = f"Orders for turn {turn + 1} are due by {due_by[turn + 1]}." if turn < TURNS else "Guess"
+            assert text.startswith(top), text[:200]
+            assert "are due by" not in text or turn < TURNS
 
     # deadlines follow the schedule: 18:00 London time, two days apart (or a multiple), set in the future
     assert [t for t, _, _ in deadlines] == list(range(1, TURNS + 1))
