@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from . import clock, games
-from .campaign import PLAYER_ID, Campaign, parse_player_spec, turn_dir_name
+from .campaign import Campaign, parse_player_spec, turn_dir_name
 from .deadlines import parse_period, read_deadline
 from .errors import InputError, UsageError
 from .fileio import atomic_write, dump_yaml, write_yaml
@@ -199,6 +199,13 @@ def _check_email(email: str) -> str:
     return email
 
 
+def _address_free(campaign: Campaign, email: str, seat: str) -> None:
+    """Mail is matched to players by address: two seats may not share one."""
+    for p in campaign.players:
+        if p["id"] != seat and email and str(p.get("email") or "").strip().lower() == email.lower():
+            raise InputError(f"the address {email} is already {p['id']}'s; each player needs their own")
+
+
 def ids_in_use(campaign: Campaign) -> dict[str, str]:
     """Every id and alias a player answers to -> the seat it names."""
     out = {}
@@ -232,6 +239,8 @@ def edit_player(campaign: Campaign, pid: str, *, name: str | None = None, email:
         campaign.player(pid)  # unknown id: one line with "did you mean"
         players = [dict(p) for p in campaign.players]
         seat = next(p for p in players if p["id"] == pid)
+        if new_email:
+            _address_free(campaign, new_email, pid)
         done: list[str] = []
         if replace is not None:
             done += _replace(campaign, players, seat, replace)
@@ -257,7 +266,7 @@ def _replace(campaign: Campaign, players: list[dict[str, Any]], seat: dict[str, 
     if new["id"] in ids_in_use(campaign) and new["id"] != seat["id"]:
         raise InputError(f"--replace {new['id']}: the id {new['id']!r} is already in use by "
                          f"{ids_in_use(campaign)[new['id']]}; choose another")
-    _check_email(new["email"])
+    _address_free(campaign, _check_email(new["email"]), seat["id"])
     history = list(seat.get("replaced") or [])
     history.append({"name": seat.get("name"), "turn": campaign.current_turn, "at": clock.stamp()})
     seat["replaced"] = history
@@ -389,7 +398,3 @@ def list_campaigns(root: str) -> list[dict[str, Any]]:
         raise UsageError(f"{root}: no such folder")
     now = clock.now()
     return [campaign_summary(p, now) for p in find_campaigns(base)]
-
-
-def valid_new_id(pid: str) -> bool:
-    return bool(PLAYER_ID.match(pid))

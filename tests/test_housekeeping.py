@@ -119,6 +119,8 @@ def test_a_replacement_keeps_the_seat(camp, tmp_path):
     (["ann", "--replace", "Carl Smith"], 2, "Error: player id 'Carl Smith' must be lower-case"),
     (["ann", "--replace", "carl:Carl:not-an-address"], 2, "Error: 'not-an-address' is not an e-mail address"),
     (["ann", "--email", "ann at home"], 2, "Error: 'ann at home' is not an e-mail address"),
+    (["ann", "--email", "BOB@example.org"], 1, "Error: the address BOB@example.org is already bob's"),
+    (["ann", "--replace", "carl:Carl:bob@example.org"], 1, "Error: the address bob@example.org is already bob's"),
     (["anne", "--name", "X"], 2, "Error: unknown player 'anne' (did you mean \"ann\"?)"),
     (["ann"], 2, "Error: nothing to change: give --name, --email, --replace or --drop"),
     (["ann", "--drop", "pass"], 2, "Invalid value for '--drop'"),
