@@ -127,7 +127,8 @@ def _deliver(campaign: Campaign, messages: list[tuple[str, EmailMessage, str]], 
 
 
 def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
-    """Fetch and answer mail; False when the mailbox could not be read (the pass stops)."""
+    """Fetch and answer mail; False when the mailbox could not be read to the end (no turn is then
+    resolved in this pass: orders may be waiting in it)."""
     from .mail.inbox import inbox_settings
     from .mail.intake import fetch
     from .mail.settings import mail_config
@@ -137,11 +138,16 @@ def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
     for outcome in fetched.outcomes:
         report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
     replies = [(f"reply:{o.digest}", o.reply, f"reply-{o.digest[:16]}") for o in fetched.outcomes if o.reply]
-    went, failed = _deliver(campaign, replies, send, campaign.path / "outbox" / "replies")
+    try:
+        went, failed = _deliver(campaign, replies, send, campaign.path / "outbox" / "replies")
+    except GMError:  # the orders are stored: their replies must not be lost
+        _keep_unsent(campaign, replies, [key for key, _, _ in replies])
+        raise
     if replies:
         report.say(campaign, f"{went} repl{'y' if went == 1 else 'ies'} {'sent' if send else 'written'}"
-                   + (f", {len(failed)} failed (retried next run)" if failed else ""))
+                   + (f", {len(failed)} not sent: written to outbox/replies/" if failed else ""))
     if failed:
+        report.failed = True
         _keep_unsent(campaign, replies, failed)
     if fetched.failure:
         report.failed = True
