@@ -331,7 +331,9 @@ def rollback(campaign: Campaign) -> dict[str, Any]:
         turn = resolved[-1]
         stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         folder = campaign.path / "audit" / f"rollback-turn-{turn_dir_name(turn)}-{stamp}"
-        folder.mkdir(parents=True, exist_ok=False)
+        while folder.exists():  # the same turn undone twice within a second
+            folder = folder.with_name(folder.name + "-again")
+        folder.mkdir(parents=True)
         source = campaign.turn_dir(turn)
         moved = []
         # state.yaml first: from this moment the turn counts as unresolved, whatever happens next
