@@ -76,7 +76,7 @@ def _replay_turn(campaign: Campaign, game, master: bytes, turn: int) -> list[str
     if "missing" in recorded:
         # who was missing is part of the record: stored orders added later do not change the past
         orders = {p: o for p, o in orders.items() if p not in recorded["missing"]}
-    orders, missing = runner.fill_missing(game, before, orders, policy)
+    orders, missing = runner.fill_missing(game, before, orders, policy, recorded.get("seat_policies"))
     dice = runner.turn_dice(master, turn)
     after, events = runner.step(game, before, orders, dice)
     events = [nmr_event(p) for p in missing] + events

@@ -123,10 +123,13 @@ def status(directory: str, as_json: bool) -> None:
     Example: gm status camp
     """
     from .engine import status as campaign_status
-    info = campaign_status(_campaign(directory))
+    from .schedule import deadline_lines, timing_json
+    campaign = _campaign(directory)
+    info = campaign_status(campaign)
     if as_json:
-        click.echo(json.dumps(info, indent=2))
+        click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
         return
+    rows = deadline_lines(campaign)  # read every setting before printing: an error is then the only line
     if info["finished"]:
         click.echo(f"{info['campaign']} ({info['game']}): the game is over after turn {info['last_resolved']}; "
                    f"{info['summary']}")
@@ -134,9 +137,8 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
     click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
     click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
-    if info["deadline"]:
-        click.echo(f"  deadline:       {info['deadline']} ({info['time_left']})")
-    click.echo(f"  missed turns:   {info['nmr_policy']}")
+    for label, text in rows:
+        click.echo(f"  {label + ':':<15} {text}")
 
 
 def _count(n: int, word: str) -> str:
@@ -425,6 +427,14 @@ from .cli_simulate import simulate  # noqa: E402
 
 main.add_command(mail)
 main.add_command(simulate)
+
+from . import cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
+
+main.add_command(cli_run.run)
+main.add_command(cli_run.deadline)
+main.add_command(cli_run.player)
+main.add_command(cli_run.rollback)
+main.add_command(cli_run.list_command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)
     main()

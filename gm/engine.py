@@ -12,6 +12,7 @@ from typing import Any
 
 from . import clock, games, runner
 from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
+from .deadlines import dropped_players
 from .dice import new_master_secret
 from .errors import CampaignError, InputError, OrderError, UsageError
 from .games.base import Game, player_ref
@@ -174,16 +175,20 @@ def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None =
                 raise InputError(refusal)
         settings = turn_settings(campaign, game)
         policy = "bot" if settings["nmr_policy"] == "bot" else "default"  # hold + --force: default orders
+        seats = dropped_players(campaign)  # a dropped player's seat has its own policy
+        from .schedule import next_turn_opener  # the next deadline comes from the schedule
+        open_next_turn = next_turn_opener(campaign)  # read first: a bad schedule changes nothing
         try:
-            orders, missing = runner.fill_missing(game, state, orders, policy)
+            orders, missing = runner.fill_missing(game, state, orders, policy, seats)
         except InputError as exc:
             raise InputError(f"turn {turn}: {exc}; store orders with `gm submit {campaign.path} FILE --player ID`") \
                 from None
-        settings.update(applied_policy=policy, missing=missing)
+        settings.update(applied_policy=policy, missing=missing, **({"seat_policies": seats} if seats else {}))
         dice = runner.turn_dice(campaign.master_secret(), turn)
         new_state, events = runner.step(game, state, orders, dice)
         events = [nmr_event(p) for p in missing] + events
         files = write_resolved(campaign, game, turn, new_state, events, dice, settings=settings, fail_after=fail_after)
+        open_next_turn(game.finished(new_state))
         names = {p["id"]: p["name"] for p in campaign.players}
         return Resolved(turn, missing, visible_events(events, GM_VIEWER, names), game.finished(new_state), files)
 

@@ -163,6 +163,9 @@ def find_player(players: Iterable[dict[str, Any]], text: str) -> str:
     for pid in ids:
         if pid == lower:
             return pid
+    for p in players:  # a replacement may head orders with their own id (gm player --replace)
+        if lower in [str(a).lower() for a in p.get("aliases") or []]:
+            return p["id"]
     key = fold(wanted)
     named = [p["id"] for p in players if fold(str(p.get("name", ""))) == key]
     if len(named) == 1:

@@ -128,17 +128,21 @@ def _locate(error: OrderError, file: str) -> OrderError:
     return error
 
 
-def fill_missing(game: Game, state: State, orders: dict[str, Orders],
-                 policy: str) -> tuple[dict[str, Orders], list[str]]:
+def fill_missing(game: Game, state: State, orders: dict[str, Orders], policy: str,
+                 seats: dict[str, str] | None = None) -> tuple[dict[str, Orders], list[str]]:
     """Orders for every due player: those given, and for each missing player the game's bot orders
-    (policy ``bot``) or default orders (``default``). Returns (orders, the missing players)."""
-    if policy not in NMR_POLICIES:
-        raise UsageError(f"the missed-turn policy is one of {', '.join(NMR_POLICIES)}, not {policy!r}")
+    (policy ``bot``) or default orders (``default``); ``seats`` gives some players a policy of
+    their own (a dropped player's seat). Returns (orders, the missing players)."""
+    seats = seats or {}
+    for chosen in [policy, *seats.values()]:
+        if chosen not in NMR_POLICIES:
+            raise UsageError(f"the missed-turn policy is one of {', '.join(NMR_POLICIES)}, not {chosen!r}")
     due = game.due(state)
     missing = [p for p in due if p not in orders]
     full = {p: orders[p] for p in due if p in orders}
     for p in missing:
-        full[p] = game.bot_orders(state, p) if policy == "bot" else game.default_orders(state, p)
+        bot = seats.get(p, policy) == "bot"
+        full[p] = game.bot_orders(state, p) if bot else game.default_orders(state, p)
         if full[p] is None and game.sequential:
             raise InputError(f"{p} sent no usable orders and {game.title} has no default move")
     return full, missing

@@ -33,7 +33,7 @@ def test_status_shows_who_is_missing_and_the_time_left(tmp_path):
     assert info.final == at("2026-12-02T23:00:00")
     assert deadline_status(camp, now=at("2026-12-02T22:00:00")).left == "deadline passed; 1h of grace left"
     late = deadline_status(camp, now=at("2026-12-03T00:15:00"))
-    assert late.phase == "passed" and late.left == "passed 1h 15m ago"
+    assert late.phase == "passed" and late.left == "deadline and grace ended 1h 15m ago"
     assert late.as_dict()["missing"] == ["bob"] and late.as_dict()["grace"] == "1d 6h"
 
 
