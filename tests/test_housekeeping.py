@@ -116,8 +116,9 @@ def test_a_replacement_keeps_the_seat(camp, tmp_path):
 
 @pytest.mark.parametrize("args,code,line", [
     (["ann", "--replace", "bob"], 1, "Error: --replace bob: the id 'bob' is already in use by bob; choose another"),
-    (["ann", "--replace", "Carl Smith"], 2, "Error: player id 'Carl Smith' must be lower-case"),
-    (["ann", "--replace", "carl:Carl:not-an-address"], 2, "Error: 'not-an-address' is not an e-mail address"),
+    (["ann", "--replace", "Carl Smith"], 2, "Error: player id 'Carl Smith' must be 1 to 32 lower-case"),
+    (["ann", "--replace", "carl:Carl:not-an-address"], 2,
+     "Error: player carl: 'not-an-address' is not an e-mail address"),
     (["ann", "--email", "ann at home"], 2, "Error: 'ann at home' is not an e-mail address"),
     (["ann", "--email", "BOB@example.org"], 1, "Error: the address BOB@example.org is already bob's"),
     (["ann", "--replace", "carl:Carl:bob@example.org"], 1, "Error: the address bob@example.org is already bob's"),

@@ -15,7 +15,7 @@ from gm.cli import main
 def _campaign(tmp_path, turns: int = 2):
     camp = tmp_path / "c"
     engine.new_campaign(camp, "guess", ["ann:Ann", "bob:Bob"], master=bytes(32))
-    for turn in range(1, turns + 1):
+    for _turn in range(1, turns + 1):
         for p, guess in (("ann", 2), ("bob", 5)):
             (tmp_path / f"{p}.txt").write_text(f"player: {p}\nguess {guess}\n")
         engine.submit_files(Campaign(camp), [str(tmp_path / "ann.txt"), str(tmp_path / "bob.txt")])
