@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import email
 import email.errors
+import email.parser
 import email.policy
 import email.utils
 import html
@@ -64,6 +65,32 @@ def date_of(msg: EmailMessage) -> dt.datetime | None:
     if when.tzinfo is None:  # "-0000": the sender's zone is unknown, the time is UTC
         when = when.replace(tzinfo=dt.timezone.utc)
     return when.astimezone(dt.timezone.utc)
+
+
+@dataclass
+class Head:
+    """What the header block alone says: enough to decide whether a message deserves reading."""
+
+    sender: str
+    date: dt.datetime | None
+    message_id: str
+    subject: str
+
+
+HEAD_LIMIT = 64 * 1024  # a header block longer than this is cut: no legitimate message needs more
+
+
+def read_head(raw: bytes) -> Head:
+    """The sender, date, id and subject from the header block only, never touching the body, so a
+    large message from a stranger costs next to nothing. Never raises."""
+    block = raw[:HEAD_LIMIT]
+    ends = [i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0]
+    block = block[:min(ends)] if ends else block
+    try:
+        msg = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(block + b"\n\n")
+        return Head(sender_of(msg), date_of(msg), header(msg, "Message-ID"), header(msg, "Subject"))
+    except Exception:  # headers too broken to read: treated as a message with no sender
+        return Head("", None, "", "")
 
 
 def read_incoming(raw: bytes) -> Incoming:
