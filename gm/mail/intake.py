@@ -100,10 +100,10 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head) -> Outcome:
     if untrusted:
         notes.append(f"the Date: of your message ({head.date:%Y-%m-%d %H:%M} UTC) lies in the future; "
                      f"it counts as received at {date:%Y-%m-%d %H:%M} UTC")
-    text = clean_order_text(incoming.text)
-    command = commands.detect(incoming.subject, text)
+    command = commands.detect(incoming.subject, incoming.text)  # before cleaning: it blanks a preamble
     if command is not None:
         return commands.answer(desk, player, incoming, command, digest=digest)
+    text = clean_order_text(incoming.text)
     outcome = apply_orders(desk, player, incoming, text, digest=digest, notes=notes)
     word = _lone_word(text)
     if outcome.status == "refused" and outcome.errors and word:
