@@ -287,3 +287,40 @@ def test_replies_handed_to_the_gm_are_never_sent_later(tmp_path, smtp_server):
     assert result.exit_code == 0, result.output
     [(_rcpts, raw)] = handler.messages
     assert "guess 4" in contents(raw)
+
+
+class DropsAfter(Recorder):
+    """Takes ``ok`` messages, then hangs up on every later one until healed."""
+
+    def __init__(self, ok: int):
+        super().__init__()
+        self.ok = ok
+
+    async def handle_DATA(self, server, session, envelope):
+        if len(self.messages) >= self.ok:
+            server.transport.close()  # the line goes dead in the middle of the send
+            return "421 4.3.0 going away"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_server_failing_mid_send_leaves_the_rest_for_the_next_run(tmp_path, smtp_server):
+    from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", *[
+        message(f"player: {p}\nguess {g}\n", sender=a, date=f"Mon, 30 Nov 2026 1{g}:00:00 +0000")
+        for g, (p, a) in enumerate([("ann", ANN), ("bob", BOB)] * 2, start=1)])
+    handler = DropsAfter(ok=2)
+    camp = with_smtp(camp, smtp_server(handler), attempts=1)
+    first = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert first.exit_code == 1 and "2 sent, 0 already sent before, 2 failed" in first.output
+    sent_first = [contents(raw) for _, raw in handler.messages]
+    handler.ok = 99  # the server is back
+    second = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert second.exit_code == 0 and "No new messages." in second.output
+    assert "2 sent, 0 already sent before, 0 failed" in second.output
+    texts = [contents(raw) for _, raw in handler.messages]
+    assert len(texts) == 4 and texts[:2] == sent_first
+    assert sorted(next(line for line in t.splitlines() if line.startswith("  guess")) for t in texts) == \
+        ["  guess 1", "  guess 2", "  guess 3", "  guess 4"]
+    third = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert third.exit_code == 0 and len(handler.messages) == 4
