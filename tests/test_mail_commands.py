@@ -36,6 +36,7 @@ def ask(camp, tmp_path, body, *, sender=ANN, subject="x", name="box"):
     ("x", "Orders:\nguess 3\n", None),
     ("x", "orders\nguess 3\n", None),
     ("x", "guess 3\n", None),
+    ("x", "press all: hi\n\nOn Mon, 30 Nov 2026, GM wrote:\n> turn 1\n", ("press", "all: hi")),
 ])
 def test_which_messages_are_commands(subject, body, expected):
     command = detect(subject, body)
@@ -68,18 +69,26 @@ def test_resend_sends_the_players_own_report_or_one_clear_line(tmp_path):
     [out] = run(camp, tmp_path, message("resend\n"))
     assert out.status == "answered" and "Turn 0 report for Ann" in out.reply["Subject"]
     assert out.reply["To"] == f"Ann <{ANN}>"
+    [form] = [p for p in out.reply.iter_attachments()]
+    assert form.get_filename() == "orders-turn-001-ann.txt" and form.get_content().startswith("player: ann\nturn: 1\n")
     out, text = ask(camp, tmp_path, "resend 7\n", name="box2")
     assert out.status == "refused" and text.startswith("turn 7 does not exist yet (turns 0 to 0 are resolved)")
     out, text = ask(camp, tmp_path, "resend three\n", name="box3")
     assert text.startswith("resend takes a turn number, e.g. 'resend 3', not 'three'")
+    (camp.turn_dir(0) / "reports" / "bob.txt").unlink()
+    out, text = ask(camp, tmp_path, "resend 0\n", sender=BOB, name="box4")
+    assert text.startswith("there is no report of turn 0 for you; ask the GM") and str(camp.path) not in text
 
 
 def test_an_unknown_command_gets_the_help_text(tmp_path):
     camp = guess_campaign(tmp_path)
     out, text = ask(camp, tmp_path, "hlep\n")
     assert out.status == "refused" and out.command == "unknown"
-    assert text.startswith("'hlep' is not a command") and "Mail commands" in text
-    assert camp.stored_orders(1) == {}
+    assert text.startswith("'hlep' is not a command, and nothing was stored. Read as orders, it gives:\n"
+                           "  message:1:1: expected 'guess N', not 'hlep'")
+    assert "Mail commands" in text and camp.stored_orders(1) == {}
+    out, text = ask(camp, tmp_path, "guess 9\n", name="box2")  # two words: mistaken orders, not a command
+    assert out.command is None and "a guess is 1 to 6" in text and "Mail commands" not in text
 
 
 def test_press_to_one_player_and_to_all(tmp_path):

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 
 from ..errors import GMError
 from ..orders import read_frame
-from .body import Incoming
+from .body import _ATTRIBUTION, _FORWARDED, Incoming
 from .desk import Desk, Outcome
 from .outbox import reply_message
 
@@ -28,13 +28,14 @@ class Command:
     where: str           # "subject" or "first line"
 
 
-def _body_lines(text: str) -> list[str]:
-    """The message's own lines: quoted lines dropped, nothing after a signature line."""
+def body_lines(text: str) -> list[str]:
+    """The message's own lines: quoted lines and a mail client's "On ... wrote:" line dropped,
+    nothing after a signature line or a forwarded message."""
     out = []
     for line in text.split("\n"):
-        if line.rstrip() == "--":
+        if line.rstrip() == "--" or _FORWARDED.match(line):
             break
-        if not line.lstrip().startswith(">"):
+        if not line.lstrip().startswith(">") and not _ATTRIBUTION.search(line):
             out.append(line.rstrip())
     while out and not out[-1].strip():
         out.pop()
@@ -44,7 +45,7 @@ def _body_lines(text: str) -> list[str]:
 def detect(subject: str, text: str) -> Command | None:
     """The command a message carries, or None when it is orders. A first line wins; the subject
     counts when the body holds no orders header (and, for `orders`, nothing at all)."""
-    lines = _body_lines(text)
+    lines = body_lines(text)
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is not None:
         found = _WORD.match(lines[first].strip())
@@ -80,10 +81,13 @@ def answer(desk: Desk, player: str, incoming: Incoming, command: Command, *, dig
     return out
 
 
-def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: str) -> Outcome:
+def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: str,
+            errors: list[str]) -> Outcome:
     out = Outcome(digest, incoming.sender, player, "refused", f"unknown command ({player}): {word!r}",
-                  date=incoming.date, command="unknown")
-    body = f"'{word}' is not a command, and the message holds no orders.\n\n{help_text(desk)}"
+                  date=incoming.date, command="unknown", errors=errors)
+    read_as_orders = "".join(f"  {e}\n" for e in errors)
+    body = (f"'{word}' is not a command, and nothing was stored. Read as orders, it gives:\n"
+            f"{read_as_orders}\n{help_text(desk)}")
     out.reply = reply_message(desk.campaign, player, "Unknown command", body, in_reply_to=incoming.message_id)
     return out
 
@@ -145,12 +149,15 @@ def _orders(desk: Desk, player: str, command: Command, incoming: Incoming):
 
 def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
     from ..errors import UsageError
-    from .outbox import report_message
+    from .outbox import order_form, report_message
     word = command.argument.split()[0] if command.argument.split() else ""
     if word and not (word.isascii() and word.isdigit() and len(word) <= 6):
         raise UsageError(f"resend takes a turn number, e.g. 'resend 3', not {word!r}")
     turn = desk.campaign.check_turn(int(word) if word else None)
-    msg: EmailMessage = report_message(desk.campaign, turn, player)
+    if not (desk.campaign.turn_dir(turn) / "reports" / f"{player}.txt").is_file():
+        raise UsageError(f"there is no report of turn {turn} for you; ask the GM")
+    form = order_form(desk.campaign, desk.game, desk.state, player) if turn == desk.turn - 1 else ""
+    msg: EmailMessage = report_message(desk.campaign, turn, player, order_form=form)
     if incoming.message_id:
         msg["In-Reply-To"] = incoming.message_id
     return f"report of turn {turn} sent again", "", msg

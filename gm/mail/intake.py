@@ -107,14 +107,14 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head) -> Outcome:
     outcome = apply_orders(desk, player, incoming, text, digest=digest, notes=notes)
     word = _lone_word(text)
     if outcome.status == "refused" and outcome.errors and word:
-        return commands.unknown(desk, player, incoming, word, digest=digest)
+        return commands.unknown(desk, player, incoming, word, digest=digest, errors=outcome.errors)
     return outcome
 
 
 def _lone_word(text: str) -> str | None:
-    """A message of one short line with no orders header reads as a mistyped command."""
-    lines = [line.strip() for line in commands._body_lines(text) if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) <= 3 and ":" not in lines[0]:
+    """A message of one word and nothing else, not valid as orders, reads as a mistyped command."""
+    lines = [line.strip() for line in commands.body_lines(text) if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) == 1 and ":" not in lines[0]:
         return lines[0][:40]
     return None
 
