@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
         inbox = campaign.path / "inbox"
         failure = _keep_new(campaign, settings, imap_factory, now)
         desk = Desk(campaign, now)
-        fresh = [p for p in sorted(inbox.glob("*.eml")) if p.stem not in desk.ledger.done]
+        fresh = [inbox / name for name in sorted(_kept_names(inbox)) if name[:-4] not in desk.ledger.done]
         heads = [(path, read_head(_start_of(path))) for path in fresh]
         latest = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
         heads.sort(key=lambda item: (desk.trusted_date(item[1].date)[0] or latest, item[0].name))
@@ -58,6 +59,13 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
             _keep(desk, outcome)
             outcomes.append(outcome)
         return Fetched(outcomes, failure)
+
+
+def _kept_names(inbox: Path) -> list[str]:
+    try:
+        return [entry.name for entry in os.scandir(inbox) if entry.name.endswith(".eml")]
+    except FileNotFoundError:
+        return []
 
 
 def _start_of(path: Path) -> bytes:
