@@ -165,7 +165,14 @@ def order_text(msg: EmailMessage) -> tuple[str, str]:
     raise BadMessage("no text in the message: write the orders as plain text or attach a .txt file")
 
 
-_ATTRIBUTION = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b.*:\s*$", re.IGNORECASE)
+_ATTRIBUTION_WORD = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b", re.IGNORECASE)
+
+
+def is_attribution(line: str) -> bool:
+    """A mail client's "On ..., Ann wrote:" line. (Tested without a `.*:$` pattern, which would
+    be quadratic on a long line full of those words.)"""
+    stripped = line.rstrip()
+    return stripped.endswith(":") and _ATTRIBUTION_WORD.search(stripped) is not None
 _FORWARDED = re.compile(r"^\s*(-{3,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{3,}"
                         r"|_{20,})\s*$", re.IGNORECASE)
 
@@ -182,8 +189,14 @@ def clean_order_text(text: str) -> str:
         if _FORWARDED.match(line):
             out[i:] = [""] * (len(out) - i)
             break
-        following = next((s for s in out[i + 1:] if s.strip()), "")
-        if _ATTRIBUTION.search(line) and following.lstrip().startswith(">"):
+    quoted_next = [False] * len(out)  # whether the next non-blank line below is quoted (one pass up)
+    below = False
+    for i in range(len(out) - 1, -1, -1):
+        quoted_next[i] = below
+        if out[i].strip():
+            below = out[i].lstrip().startswith(">")
+    for i, line in enumerate(out):
+        if quoted_next[i] and is_attribution(line):
             out[i] = ""
     return "\n".join(out)
 

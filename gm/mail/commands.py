@@ -9,7 +9,7 @@ from email.message import EmailMessage
 
 from ..errors import GMError
 from ..orders import read_frame
-from .body import _ATTRIBUTION, _FORWARDED, Incoming
+from .body import _FORWARDED, Incoming, is_attribution
 from .desk import Desk, Outcome
 from .outbox import reply_message
 
@@ -17,7 +17,6 @@ NAMES = ("help", "status", "orders", "resend", "press")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
              "press TO: TEXT (in the subject, or alone on the first line).")
 _WORD = re.compile(r"^(help|status|orders|resend|press)\b[\s.!?]*(.*)$", re.IGNORECASE | re.DOTALL)
-_PRESS = re.compile(r"^([^:\n]{1,64}?)\s*:\s*(.*)$", re.DOTALL)
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|wg|sv|tr)\s*:\s*|\[[^\]]{0,80}\]\s*)+", re.IGNORECASE)
 
 
@@ -35,7 +34,7 @@ def body_lines(text: str) -> list[str]:
     for line in text.split("\n"):
         if line.rstrip() == "--" or _FORWARDED.match(line):
             break
-        if not line.lstrip().startswith(">") and not _ATTRIBUTION.search(line):
+        if not line.lstrip().startswith(">") and not is_attribution(line):
             out.append(line.rstrip())
     while out and not out[-1].strip():
         out.pop()
@@ -167,14 +166,14 @@ def _press(desk: Desk, player: str, command: Command, incoming: Incoming):
     from ..errors import UsageError
     from ..press import add_press
     from .answer import password_problem
-    found = _PRESS.match(command.argument)
-    if not found:
+    to, colon, said = command.argument.partition(":")
+    if not colon or not to.strip() or "\n" in to or len(to) > 64:
         raise UsageError("write press TO: TEXT, e.g. 'press all: who wants the coast?' (TO is a player or all)")
     problem = password_problem(desk, player, command.argument)
     if problem:
         raise UsageError(f"press needs your password: {problem}")
-    text = "\n".join(line for line in found.group(2).split("\n") if not line.lower().startswith("password:"))
-    entry = add_press(desk.campaign, desk.turn, player, found.group(1), text, at=desk.now)
+    text = "\n".join(line for line in said.split("\n") if not line.strip().lower().startswith("password:"))
+    entry = add_press(desk.campaign, desk.turn, player, to, text, at=desk.now)
     to = "all players" if entry["to"] == "all" else entry["to"]
     how = " without your name (grey press)" if entry["grey"] else ""
     body = (f"Your press to {to} is recorded{how}; it is passed on in the report of turn {desk.turn}:\n\n"
