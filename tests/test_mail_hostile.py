@@ -96,3 +96,18 @@ def test_an_oversize_message_from_a_player_is_refused_before_it_is_parsed(tmp_pa
     monkeypatch.setattr(intake, "read_incoming", lambda raw: (_ for _ in ()).throw(AssertionError("parsed")))
     [out] = run(camp, tmp_path, message("player: ann\nguess 2\n" + "# padding\n" * 400, sender=ANN)).outcomes
     assert out.status == "refused" and "too large" in out.line and out.reply is not None
+
+
+def test_headers_the_standard_parser_is_slow_on_are_refused_before_it_sees_them(tmp_path):
+    camp = guess_campaign(tmp_path)
+    head, quotes = "Date: Mon, 30 Nov 2026 10:00:00 +0000\r\n", '"' * 30000
+    stranger = f"From: mallory@evil.test {quotes}\r\n{head}\r\nplayer: ann\r\nguess 2\r\n".encode()
+    player = f"From: {ANN}\r\n{head}Content-Type: text/plain; a={quotes}\r\n\r\nplayer: ann\r\nguess 2\r\n".encode()
+    parts = (f"From: {BOB}\r\n{head}Content-Type: multipart/mixed; boundary=x\r\n\r\n"
+             + "--x\r\nContent-Type: text/plain\r\n\r\nguess 2\r\n" * 200 + "--x--\r\n").encode()
+    outs = run(camp, tmp_path, stranger, player, parts).outcomes
+    by_sender = {o.sender: o for o in outs}
+    assert by_sender["mallory@evil.test"].status == "ignored"
+    assert by_sender[ANN].status == "refused" and "Content-Type: header is too long" in by_sender[ANN].line
+    assert by_sender[BOB].status == "refused" and "201 MIME parts (at most 64)" in by_sender[BOB].line
+    assert camp.stored_orders(1) == {}
