@@ -18,7 +18,7 @@ def _campaign(directory: str):
 
 @click.group()
 def mail() -> None:
-    """E-mail in and out: fetch orders, send reports, remind, passwords.
+    """E-mail in and out: fetch orders and mail commands, send reports, remind, passwords.
 
     \b
     Examples:
