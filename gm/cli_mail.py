@@ -18,7 +18,7 @@ def _campaign(directory: str):
 
 @click.group()
 def mail() -> None:
-    """E-mail in and out: fetch orders, send reports, remind, passwords.
+    """E-mail in and out: fetch orders and mail commands, send reports, remind, passwords.
 
     \b
     Examples:
@@ -33,9 +33,12 @@ def mail() -> None:
 @click.option("--maildir", metavar="PATH", help="Read this Maildir (instead of mail.inbox in campaign.yaml).")
 @click.option("--mbox", metavar="PATH", help="Read this mbox file.")
 @click.option("--send", "send", is_flag=True,
-              help="Send the replies by SMTP (default: write them to DIR/outbox/replies/).")
+              help="Send the replies by SMTP (default: leave them in DIR/outbox/replies/ for you to send).")
 def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> None:
-    """Fetch new orders by e-mail: keep, check, store, and answer each message.
+    """Fetch new orders and mail commands: keep, check, store, and answer each message.
+
+    Every reply is written to DIR/outbox/replies/ as soon as it is decided; with --send, the
+    replies not sent yet (this run's and any an earlier run could not send) go out by SMTP.
 
     Example: gm mail fetch camp --mbox orders.mbox
     """
@@ -43,43 +46,48 @@ def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> 
     from .mail.intake import fetch as fetch_mail
     campaign = _campaign(directory)
     fetched = fetch_mail(campaign, inbox_settings(campaign, maildir=maildir, mbox=mbox))
-    outcomes = fetched.outcomes
-    for outcome in outcomes:
+    for outcome in fetched.outcomes:
         click.echo(f"{outcome.digest[:12]} {outcome.sender or '?'}: {outcome.line}")
-    replies = [(f"reply:{o.digest}", o.reply) for o in outcomes if o.reply is not None]
-    if not outcomes:
+    if not fetched.outcomes:
         click.echo("No new messages.")
-    unsent = replies
-    if send and replies:
-        try:
-            _code, results = _send(campaign, replies, "replies")
-        except GMError:
-            _write_replies(campaign, replies)  # the orders are stored: their replies must not be lost
-            raise
-        failed = {r.key for r in results if r.status == "failed"}
-        unsent = [(key, msg) for key, msg in replies if key in failed]  # kept for the GM to send by hand
-    _write_replies(campaign, unsent)
+    code = _deliver(campaign, send)
     if fetched.failure:
         click.echo(f"Error: {fetched.failure}", err=True)
         sys.exit(2)
+    sys.exit(code)
 
 
-def _write_replies(campaign, replies) -> None:
-    from .mail.outbox import write_eml
-    if not replies:
-        return
-    folder = campaign.path / "outbox" / "replies"
-    for key, msg in replies:
-        write_eml(folder, f"reply-{key.split(':')[1][:16]}", msg)
-    click.echo(f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'} written to {folder}/")
+def _deliver(campaign, send: bool) -> int:
+    """Send the pending replies, or hand them to the GM; the exit code (1 when some failed)."""
+    from .mail.replies import deliver_replies, folder, pending_replies
+    if not send:
+        written = deliver_replies(campaign, send=False).written
+        if written:
+            click.echo(f"{len(written)} repl{'y' if len(written) == 1 else 'ies'} written to {folder(campaign)}/")
+        return 0
+    count = len(pending_replies(campaign))
+    if not count:
+        return 0
+    try:
+        with click.progressbar(length=count, label="Sending replies", file=sys.stderr) as bar:
+            results = deliver_replies(campaign, send=True, on_done=lambda r: bar.update(1)).sent
+    except GMError:
+        click.echo(f"{count} repl{'y' if count == 1 else 'ies'} kept in {folder(campaign)}/; "
+                   "the next run with --send sends them", err=True)
+        raise
+    return _summary(results)
 
 
 def _send(campaign, messages, what: str):
     """Send with a progress bar; (exit code, results)."""
     from .mail.smtp import send_messages
-    failed = []
     with click.progressbar(length=len(messages), label=f"Sending {what}", file=sys.stderr) as bar:
         results = send_messages(campaign, messages, on_done=lambda r: bar.update(1))
+    return _summary(results), results
+
+
+def _summary(results) -> int:
+    failed = []
     for r in results:
         click.echo(f"{r.key}: {r.status}" + (f" ({r.detail})" if r.detail else ""))
         if r.status == "failed":
@@ -88,7 +96,7 @@ def _send(campaign, messages, what: str):
     click.echo(f"{sent} sent, {len(results) - sent - len(failed)} already sent before, {len(failed)} failed")
     if failed:
         click.echo(f"Error: {len(failed)} message(s) not sent; run the command again to retry them", err=True)
-    return (1 if failed else 0), results
+    return 1 if failed else 0
 
 
 @mail.command("send")

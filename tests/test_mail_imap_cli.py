@@ -145,3 +145,21 @@ def test_turn_receipts_match_the_receipts_in_the_replies(tmp_path):
                        message("player: bob\nguess 5 # five\n", sender=BOB))
     outcomes = fetch(camp, inbox_settings(camp, maildir=str(box))).outcomes
     assert turn_receipts(camp.stored_orders(1)) == {o.player: o.receipt for o in outcomes}
+
+
+def test_imap_without_encryption_is_refused_off_this_machine(tmp_path):
+    camp = imap_campaign(tmp_path, security="none")
+    result = fetch(camp, inbox_settings(camp))
+    assert result.outcomes == []
+    assert "only for a server on this machine (127.0.0.1), not imap.example.org" in result.failure
+
+
+def test_cli_fetch_answers_commands_and_says_so(tmp_path):
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", message("status\n"), message("press all: hello\n", sender=BOB,
+                                                                       date="Mon, 30 Nov 2026 11:00:00 +0000"))
+    result = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box)])
+    assert result.exit_code == 0, result.output
+    assert "ann@example.org: command status (ann)" in result.output
+    assert "bob@example.org: command press (bob): press to all players recorded" in result.output
+    assert "2 replies written to" in result.output and len(replies(camp)) == 2

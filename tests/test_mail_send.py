@@ -246,7 +246,7 @@ def test_tls_and_login(king, tmp_path, monkeypatch, security):
         assert result.exit_code == 0, result.output
         assert len(handler.messages) == 2 and logins == [(b"gm", b"smtp-pass")]
         monkeypatch.setenv("GM_TEST_SMTP", "wrong")
-        (camp.path / "outbox" / "sent.yaml").unlink()
+        (camp.path / "outbox" / "sent-log.yaml").unlink()
         refused = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
         assert refused.exit_code == 2 and "login refused (535" in refused.output, refused.output
     finally:
@@ -260,6 +260,7 @@ def test_fetch_send_mails_the_replies_and_keeps_them_when_smtp_fails(tmp_path, s
                        message("player: bob\nguess 2\n", sender=BOB, date="Mon, 30 Nov 2026 11:00:00 +0000"))
     nowhere = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
     assert nowhere.exit_code == 2 and "Error: no SMTP server" in nowhere.output
+    assert "the next run with --send sends them" in nowhere.output
     assert len(list((camp.path / "outbox" / "replies").glob("*.eml"))) == 2
     assert sorted(camp.stored_orders(1)) == ["ann", "bob"]
     handler = Recorder()
@@ -267,5 +268,59 @@ def test_fetch_send_mails_the_replies_and_keeps_them_when_smtp_fails(tmp_path, s
     box2 = maildir_with(tmp_path / "box2", message("player: ann\nguess 6\n", date="Mon, 30 Nov 2026 12:00:00 +0000"))
     result = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box2), "--send"])
     assert result.exit_code == 0, result.output
-    [(rcpts, raw)] = handler.messages
-    assert rcpts == ["ann@example.org"] and "guess 6" in contents(raw) and "Receipt" in contents(raw)
+    # the two replies the first run could not send go out now, with the new one, each once
+    assert sorted(r[0][0] for r in handler.messages) == ["ann@example.org", "ann@example.org", "bob@example.org"]
+    assert sum("guess 6" in contents(raw) and "Receipt" in contents(raw) for _, raw in handler.messages) == 1
+    again = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box2), "--send"])
+    assert again.exit_code == 0 and len(handler.messages) == 3
+
+
+def test_replies_handed_to_the_gm_are_never_sent_later(tmp_path, smtp_server):
+    from test_mail_support import guess_campaign, maildir_with, message
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", message("player: ann\nguess 2\n"))
+    assert CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box)]).exit_code == 0
+    handler = Recorder()
+    camp = with_smtp(camp, smtp_server(handler))
+    box2 = maildir_with(tmp_path / "box2", message("player: ann\nguess 4\n", date="Mon, 30 Nov 2026 12:00:00 +0000"))
+    result = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box2), "--send"])
+    assert result.exit_code == 0, result.output
+    [(_rcpts, raw)] = handler.messages
+    assert "guess 4" in contents(raw)
+
+
+class DropsAfter(Recorder):
+    """Takes ``ok`` messages, then hangs up on every later one until healed."""
+
+    def __init__(self, ok: int):
+        super().__init__()
+        self.ok = ok
+
+    async def handle_DATA(self, server, session, envelope):
+        if len(self.messages) >= self.ok:
+            server.transport.close()  # the line goes dead in the middle of the send
+            return "421 4.3.0 going away"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_server_failing_mid_send_leaves_the_rest_for_the_next_run(tmp_path, smtp_server):
+    from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", *[
+        message(f"player: {p}\nguess {g}\n", sender=a, date=f"Mon, 30 Nov 2026 1{g}:00:00 +0000")
+        for g, (p, a) in enumerate([("ann", ANN), ("bob", BOB)] * 2, start=1)])
+    handler = DropsAfter(ok=2)
+    camp = with_smtp(camp, smtp_server(handler), attempts=1)
+    first = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert first.exit_code == 1 and "2 sent, 0 already sent before, 2 failed" in first.output
+    sent_first = [contents(raw) for _, raw in handler.messages]
+    handler.ok = 99  # the server is back
+    second = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert second.exit_code == 0 and "No new messages." in second.output
+    assert "2 sent, 0 already sent before, 0 failed" in second.output
+    texts = [contents(raw) for _, raw in handler.messages]
+    assert len(texts) == 4 and texts[:2] == sent_first
+    assert sorted(next(line for line in t.splitlines() if line.startswith("  guess")) for t in texts) == \
+        ["  guess 1", "  guess 2", "  guess 3", "  guess 4"]
+    third = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
+    assert third.exit_code == 0 and len(handler.messages) == 4

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import email
 import email.errors
+import email.header
+import email.parser
 import email.policy
 import email.utils
 import html
@@ -54,7 +56,10 @@ def sender_of(msg: EmailMessage) -> str:
 
 
 def date_of(msg: EmailMessage) -> dt.datetime | None:
-    text = header(msg, "Date")
+    return _date(header(msg, "Date"))
+
+
+def _date(text: str) -> dt.datetime | None:
     if not text:
         return None
     try:
@@ -66,8 +71,78 @@ def date_of(msg: EmailMessage) -> dt.datetime | None:
     return when.astimezone(dt.timezone.utc)
 
 
+@dataclass
+class Head:
+    """What the header block alone says: enough to decide whether a message deserves reading."""
+
+    sender: str
+    date: dt.datetime | None
+    message_id: str
+    subject: str
+
+
+HEAD_LIMIT = 64 * 1024  # a header block longer than this is cut: no legitimate message needs more
+# The standard library's structured header parsing (policy.default) takes time growing with the
+# square of some values (60 KB of '"' in From: costs minutes), so headers are first read as plain
+# strings, and a message whose parsed headers are oversize is refused before that parsing.
+PARSED_HEADERS = ("from", "content-type", "content-disposition", "content-transfer-encoding")
+MAX_PARSED_HEADER = 1000
+MAX_PARTS = 64
+
+
+def _plain(msg, name: str, limit: int) -> str:
+    try:
+        value = msg.get(name)
+    except Exception:  # noqa: BLE001 - a header too broken to read is no header
+        return ""
+    return " ".join(str(value or "").split())[:limit]
+
+
+def read_head(raw: bytes) -> Head:
+    """The sender, date, id and subject from the header block only, never touching the body and
+    without the slow structured parsing, so a message from a stranger costs next to nothing.
+    Never raises."""
+    block = raw[:HEAD_LIMIT]
+    ends = [i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0]
+    block = block[:min(ends)] if ends else block
+    try:
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(block + b"\n\n")
+        pairs = email.utils.getaddresses([_plain(msg, "From", 2000)])
+        sender = next((addr.strip().lower() for _name, addr in pairs if "@" in addr), "")
+        return Head(sender, _date(_plain(msg, "Date", 200)), _plain(msg, "Message-ID", 998),
+                    _subject(_plain(msg, "Subject", 2000)))
+    except Exception:  # noqa: BLE001 - headers too broken to read: a message with no sender
+        return Head("", None, "", "")
+
+
+def _subject(text: str) -> str:
+    try:
+        return str(email.header.make_header(email.header.decode_header(text)))
+    except Exception:  # noqa: BLE001 - an undecodable subject is shown as it came
+        return text
+
+
+def screen(raw: bytes) -> None:
+    """Refuse, cheaply, what the full parser would take too long over: too many MIME parts, or an
+    oversize header among those it parses."""
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        parts = list(msg.walk())
+    except Exception as exc:  # noqa: BLE001
+        raise BadMessage(f"malformed message: {type(exc).__name__}") from None
+    if len(parts) > MAX_PARTS:
+        raise BadMessage(f"the message has {len(parts)} MIME parts (at most {MAX_PARTS}); "
+                         "send the orders as plain text")
+    for part in parts:
+        for name, value in part.items():
+            if name.lower() in PARSED_HEADERS and len(str(value)) > MAX_PARSED_HEADER:
+                raise BadMessage(f"the message's {name}: header is too long ({len(str(value))} characters; "
+                                 f"at most {MAX_PARSED_HEADER})")
+
+
 def read_incoming(raw: bytes) -> Incoming:
     """Take a raw message apart; raises BadMessage with one line for anything unusable."""
+    screen(raw)
     try:
         msg = parse_message(raw)
     except Exception as exc:  # the parser should not raise, but a broken message must never stop a fetch
@@ -138,7 +213,14 @@ def order_text(msg: EmailMessage) -> tuple[str, str]:
     raise BadMessage("no text in the message: write the orders as plain text or attach a .txt file")
 
 
-_ATTRIBUTION = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b.*:\s*$", re.IGNORECASE)
+_ATTRIBUTION_WORD = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b", re.IGNORECASE)
+
+
+def is_attribution(line: str) -> bool:
+    """A mail client's "On ..., Ann wrote:" line. (Tested without a `.*:$` pattern, which would
+    be quadratic on a long line full of those words.)"""
+    stripped = line.rstrip()
+    return stripped.endswith(":") and _ATTRIBUTION_WORD.search(stripped) is not None
 _FORWARDED = re.compile(r"^\s*(-{3,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{3,}"
                         r"|_{20,})\s*$", re.IGNORECASE)
 
@@ -155,8 +237,14 @@ def clean_order_text(text: str) -> str:
         if _FORWARDED.match(line):
             out[i:] = [""] * (len(out) - i)
             break
-        following = next((s for s in out[i + 1:] if s.strip()), "")
-        if _ATTRIBUTION.search(line) and following.lstrip().startswith(">"):
+    quoted_next = [False] * len(out)  # whether the next non-blank line below is quoted (one pass up)
+    below = False
+    for i in range(len(out) - 1, -1, -1):
+        quoted_next[i] = below
+        if out[i].strip():
+            below = out[i].lstrip().startswith(">")
+    for i, line in enumerate(out):
+        if quoted_next[i] and is_attribution(line):
             out[i] = ""
     return "\n".join(out)
 

@@ -1,55 +1,32 @@
-"""`gm mail fetch`: every new message kept raw under inbox/, matched to a player, checked like
-`gm submit`, stored when clean (in Date order) and answered with the orders as understood, every
-error and a receipt. Anything wrong gives one line in mail.log; the campaign is then unchanged."""
+"""`gm mail fetch`: every new message kept raw under inbox/, its sender checked on the headers
+alone, then (from a player) read as a mail command or as orders, checked like `gm submit`, stored
+when clean (in Date order) and answered. Each message's reply is written to outbox/replies/ and the
+message appended to the ledger as soon as it is decided, so an interrupted fetch loses nothing and
+a fetch costs in proportion to the new messages, whatever the history. One bad message (even one
+that trips a bug) is answered, logged and never blocks the messages after it."""
 from __future__ import annotations
 
 import datetime as dt
-import email.parser
-import email.policy
 import hashlib
+import os
+import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from email.message import EmailMessage
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from .. import games
+from .. import clock
 from ..campaign import Campaign
-from ..engine import check_text
 from ..fileio import atomic_write
-from .body import BadMessage, Incoming, clean_order_text, read_incoming, sender_of
+from . import commands
+from .answer import MESSAGE_FILE, apply_orders  # noqa: F401  (MESSAGE_FILE: part of this module's API)
+from .body import BadMessage, Head, clean_order_text, read_head, read_incoming
+from .desk import Desk, Outcome, stem
 from .inbox import raw_messages
-from .outbox import reply_message
-from .passwords import check_password, passwords_required, stored_hash
-from .receipts import canonical_orders, receipt
-from .settings import MailError, gm_log, max_bytes, now_utc, read_log, write_log
+from .outbox import reply_message, write_eml
+from .settings import MailError, gm_log, max_bytes
 
-MESSAGE_FILE = "message"  # how errors name the order text: "message:LINE:COL: ..."
-
-
-@dataclass
-class Outcome:
-    """What became of one fetched message."""
-
-    digest: str
-    sender: str
-    player: str | None
-    status: str                      # stored | refused | ignored
-    line: str                        # the one line for the GM
-    receipt: str | None = None
-    reply: EmailMessage | None = None
-    date: dt.datetime | None = None
-    errors: list[str] = field(default_factory=list)
-
-
-def _processed_path(campaign: Campaign):
-    return campaign.path / "inbox" / "processed.yaml"
-
-
-def _player_by_address(campaign: Campaign, address: str) -> str | None:
-    for p in campaign.players:
-        if str(p.get("email") or "").strip().lower() == address:
-            return p["id"]
-    return None
+__all__ = ["Fetched", "Outcome", "fetch", "MESSAGE_FILE"]
 
 
 @dataclass
@@ -60,151 +37,134 @@ class Fetched:
 
 def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callable[..., Any] | None = None,
           now: dt.datetime | None = None) -> Fetched:
-    """Fetch, keep, check and store; the outcomes in the order they were applied. Messages kept in
-    inbox/ but never processed (a crash, a mailbox failing half-way) are taken up by the next fetch."""
+    """Fetch, keep, check, store and answer; the outcomes in the order they were applied. Messages
+    kept in inbox/ but never handled (a crash, a mailbox failing half-way) are taken up here too."""
+    now = now or clock.now()
     with campaign.lock():
-        processed = read_log(_processed_path(campaign))
-        failure = None
-        try:
-            for raw, mark_kept in raw_messages(campaign, settings, imap_factory=imap_factory):
-                path = campaign.path / "inbox" / f"{hashlib.sha256(raw).hexdigest()[:32]}.eml"
-                if not path.exists():
-                    atomic_write(path, raw)  # kept before anything else can go wrong
-                mark_kept()
-        except MailError as exc:
-            failure = str(exc)
-            gm_log(campaign, f"fetch failed: {failure}", now=now)
-        fresh = []
-        for path in sorted((campaign.path / "inbox").glob("*.eml")):
+        inbox = campaign.path / "inbox"
+        failure = _keep_new(campaign, settings, imap_factory, now)
+        desk = Desk(campaign, now)
+        fresh = [inbox / name for name in sorted(_kept_names(inbox)) if name[:-4] not in desk.ledger.done]
+        heads = [(path, read_head(_start_of(path))) for path in fresh]
+        latest = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
+        heads.sort(key=lambda item: (desk.trusted_date(item[1].date)[0] or latest, item[0].name))
+        outcomes = []
+        for path, head in heads:
             raw = path.read_bytes()
             digest = hashlib.sha256(raw).hexdigest()
-            if digest not in processed:
-                fresh.append((digest, raw))
-        read = [_read(campaign, digest, raw) for digest, raw in fresh]
-        far_future = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
-        read.sort(key=lambda item: item[1].date if isinstance(item[1], Incoming) and item[1].date else far_future)
-        outcomes = []
-        for digest, incoming in read:
-            outcome = incoming if isinstance(incoming, Outcome) else _apply(campaign, digest, incoming, processed)
-            processed[digest] = {"status": outcome.status, "player": outcome.player,
-                                 "turn": campaign.current_turn if outcome.status == "stored" else None,
-                                 "date": outcome.date.isoformat() if outcome.date else None,
-                                 "receipt": outcome.receipt, "at": (now or now_utc()).isoformat()}
-            write_log(_processed_path(campaign), processed)
-            gm_log(campaign, f"fetch {digest[:12]} from {outcome.sender or '?'}: {outcome.line}", now=now)
+            try:
+                outcome = _handle(desk, digest, raw, head)
+            except Exception as exc:  # a bug met in one message must not jam every later fetch
+                outcome = _crashed(desk, digest, head, exc)
+            _keep(desk, outcome)
             outcomes.append(outcome)
         return Fetched(outcomes, failure)
 
 
-def _read(campaign: Campaign, digest: str, raw: bytes) -> tuple[str, Incoming | Outcome]:
-    cap = max_bytes(campaign)
+def _kept_names(inbox: Path) -> list[str]:
     try:
-        if len(raw) > cap:
-            raise BadMessage(f"the message is too large ({len(raw)} bytes; the limit is {cap}); "
-                             "send the orders as plain text without attachments")
-        return digest, read_incoming(raw)
-    except BadMessage as exc:
-        sender = _header_sender(raw)
-        player = _player_by_address(campaign, sender) if sender else None
-        reply = None
-        if player is not None:
-            reply = reply_message(campaign, player, "Your orders could not be read",
-                                  f"Your message could not be read: {exc}\nNothing was changed; "
-                                  "your earlier orders, if any, still stand.\n")
-        who = f" ({player})" if player else (" (unknown sender)" if sender else "")
-        return digest, Outcome(digest, sender, player, "refused", f"refused{who}: {exc}", reply=reply)
+        return [entry.name for entry in os.scandir(inbox) if entry.name.endswith(".eml")]
+    except FileNotFoundError:
+        return []
 
 
-def _header_sender(raw: bytes) -> str:
+def _start_of(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(256 * 1024)
+
+
+def _keep_new(campaign: Campaign, settings: dict[str, Any], imap_factory, now) -> str | None:
+    """Keep every new message under inbox/ before anything else can go wrong; the failure, if any."""
     try:
-        head = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw[:65536])
-        return sender_of(head)
-    except Exception:  # a message too broken even for its headers: logged without a sender
-        return ""
+        for raw, mark_kept in raw_messages(campaign, settings, imap_factory=imap_factory):
+            path = campaign.path / "inbox" / f"{stem(hashlib.sha256(raw).hexdigest())}.eml"
+            if not path.exists():
+                atomic_write(path, raw)
+            mark_kept()
+    except MailError as exc:
+        gm_log(campaign, f"fetch failed: {exc}", now=now)
+        return str(exc)
+    return None
 
 
-def _apply(campaign: Campaign, digest: str, incoming: Incoming, processed: dict[str, Any]) -> Outcome:
-    player = _player_by_address(campaign, incoming.sender)
-    base = Outcome(digest, incoming.sender, player, "ignored", "", date=incoming.date)
+def _handle(desk: Desk, digest: str, raw: bytes, head: Head) -> Outcome:
+    """One message: the size and the sender are checked before its body is read at all."""
+    player = desk.player_by_address(head.sender)
+    date, untrusted = desk.trusted_date(head.date)
+    cap = max_bytes(desk.campaign)
     if player is None:
-        base.line = "ignored: the sender is not a player of this campaign (no reply sent)"
-        return base
+        line = ("ignored: the sender is not a player of this campaign (no reply sent)" if head.sender
+                else "ignored: no sender address in the From: header (no reply sent)")
+        return Outcome(digest, head.sender, None, "ignored", line, date=date)
+    if len(raw) > cap:
+        return _unreadable(desk, digest, head, player, f"the message is too large ({len(raw)} bytes; the limit is "
+                                                       f"{cap}); send the orders as plain text without attachments")
+    try:
+        incoming = read_incoming(raw)
+    except BadMessage as exc:
+        return _unreadable(desk, digest, head, player, str(exc))
+    incoming.date = date
+    notes = []
+    if untrusted:
+        notes.append(f"the Date: of your message ({head.date:%Y-%m-%d %H:%M} UTC) lies in the future; "
+                     f"it counts as received at {date:%Y-%m-%d %H:%M} UTC")
+    command = commands.detect(incoming.subject, incoming.text)  # before cleaning: it blanks a preamble
+    if command is not None:
+        return commands.answer(desk, player, incoming, command, digest=digest)
     text = clean_order_text(incoming.text)
-    turn = campaign.current_turn
-    problem = _password_problem(campaign, player, text)
-    if problem:
-        base.status, base.line = "refused", f"refused ({player}): {problem}"
-        base.reply = _reply(campaign, player, incoming, turn, [problem], None, None, problem)
-        return base
-    newer = _newer_orders(processed, turn, player, incoming.date)
-    game = games.get(campaign.game_name)
-    checked = check_text(campaign, game, campaign.state(), text, MESSAGE_FILE, player)
-    canonical = canonical_orders(text)
-    if newer is not None and checked.ok:
-        note = (f"these orders are dated {incoming.date:%Y-%m-%d %H:%M} UTC, earlier than the orders already "
-                f"stored (dated {newer}); they arrived out of order and were not applied")
-        base.status, base.line = "ignored", f"out of order ({player}): {note}"
-        base.reply = _reply(campaign, player, incoming, turn, [note], canonical, None, note)
-        return base
-    if not checked.ok:
-        base.status, base.errors = "refused", checked.errors
-        base.line = f"refused ({player}): {len(checked.errors)} error(s) in the orders for turn {turn}"
-        base.reply = _reply(campaign, player, incoming, turn, checked.errors, canonical, None, None)
-        return base
-    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
-    campaign.store_orders(turn, player, stored_text)
-    base.status, base.receipt = "stored", receipt(stored_text)
-    base.line = f"stored ({player}) orders for turn {turn}, receipt {base.receipt}"
-    base.reply = _reply(campaign, player, incoming, turn, [], canonical, base.receipt, None, notes=checked.notes)
-    return base
+    outcome = apply_orders(desk, player, incoming, text, digest=digest, notes=notes)
+    word = _lone_word(text)
+    if outcome.status == "refused" and outcome.errors and word:
+        return commands.unknown(desk, player, incoming, word, digest=digest, errors=outcome.errors)
+    return outcome
 
 
-def _password_problem(campaign: Campaign, player: str, text: str) -> str | None:
-    if not passwords_required(campaign):
-        return None
-    from ..orders import read_frame
-    given = read_frame(text).headers.get("password")
-    if not given:
-        return "this campaign needs a 'password:' line with your password"
-    stored = stored_hash(campaign, player)
-    if stored is None:
-        return "no password is set for you yet; ask the GM for one"
-    if not check_password(given, stored):
-        return "wrong password"
+def _lone_word(text: str) -> str | None:
+    """A message of one word and nothing else, not valid as orders, reads as a mistyped command."""
+    lines = [line.strip() for line in commands.body_lines(text) if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) == 1 and ":" not in lines[0]:
+        return lines[0][:40]
     return None
 
 
-def _newer_orders(processed: dict[str, Any], turn: int, player: str, date: dt.datetime | None) -> str | None:
-    """The Date of stored orders newer than ``date`` for this turn and player, if any."""
-    if date is None:
-        return None
-    for entry in processed.values():
-        if (entry.get("status") == "stored" and entry.get("player") == player and entry.get("turn") == turn
-                and entry.get("date") and dt.datetime.fromisoformat(entry["date"]) > date):
-            return dt.datetime.fromisoformat(entry["date"]).strftime("%Y-%m-%d %H:%M UTC")
-    return None
+def _unreadable(desk: Desk, digest: str, head: Head, player: str, problem: str) -> Outcome:
+    reply = reply_message(desk.campaign, player, "Your orders could not be read",
+                          f"Your message could not be read: {problem}\nNothing was changed; "
+                          "your earlier orders, if any, still stand.\n", in_reply_to=head.message_id)
+    return Outcome(digest, head.sender, player, "refused", f"refused ({player}): {problem}", reply=reply,
+                   date=head.date)
 
 
-def _reply(campaign: Campaign, player: str, incoming: Incoming, turn: int, errors: list[str],
-           canonical: str | None, receipt_hex: str | None, refusal: str | None,
-           notes: list[str] | None = None) -> EmailMessage:
-    lines = [f"Turn {turn}, orders from {player} (read from the {incoming.source}).", ""]
-    if receipt_hex:
-        lines += ["Your orders are stored. They replace any earlier orders for this turn.", ""]
-    elif refusal:
-        lines += [f"Not stored: {refusal}.", ""]
-    else:
-        lines += [f"Not stored: {len(errors)} error(s). Your earlier orders for this turn, if any, still stand.", ""]
-    if canonical is not None:
-        lines += ["Your orders as understood:"] + [f"  {line}" for line in canonical.split("\n") if line] + [""]
-    if errors and not refusal:
-        lines += [f"Errors (line numbers count from the top of the {incoming.source}):"]
-        lines += [f"  {e}" for e in errors] + [""]
-    for note in notes or []:
-        lines.append(f"Note: {note}")
-    if receipt_hex:
-        lines += [f"Receipt (SHA-256 of your orders as understood): {receipt_hex}",
-                  "Keep it: it proves what you sent."]
-    subject = f"Turn {turn} orders {'received' if receipt_hex else 'NOT stored'}"
-    return reply_message(campaign, player, subject, "\n".join(lines).rstrip() + "\n",
-                         in_reply_to=incoming.message_id)
+def _crashed(desk: Desk, digest: str, head: Head, exc: Exception) -> Outcome:
+    """A bug met in one message: the details go to a file for the GM, one line to the log and a
+    plain answer to the player; the message counts as handled, so later fetches go on."""
+    detail = desk.campaign.path / "inbox" / f"{stem(digest)}.error"
+    atomic_write(detail, "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    player = desk.player_by_address(head.sender)
+    what = f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+    reply = None
+    if player is not None:
+        reply = reply_message(desk.campaign, player, "Your message could not be handled",
+                              "gm met an error in its own code while handling your message, so nothing was "
+                              "changed; the GM has been told. Your earlier orders, if any, still stand.\n",
+                              in_reply_to=head.message_id)
+    line = f"failed ({player or 'unknown sender'}): internal error ({what}); details in inbox/{detail.name}"
+    return Outcome(digest, head.sender, player, "refused", line, reply=reply, date=head.date)
+
+
+def _keep(desk: Desk, outcome: Outcome) -> None:
+    """The reply first (outbox/replies/), then the ledger line, then the GM's log: a crash between
+    them handles the message again next time, to the same effect."""
+    if outcome.reply is not None:
+        path: Path = write_eml(desk.campaign.path / "outbox" / "replies", reply_name(outcome.digest), outcome.reply)
+        outcome.reply_file = path.name
+    desk.ledger.record({
+        "digest": outcome.digest, "status": outcome.status, "player": outcome.player,
+        "turn": desk.turn if outcome.status == "stored" else None,
+        "date": outcome.date.isoformat() if outcome.date else None, "receipt": outcome.receipt,
+        "command": outcome.command, "reply": outcome.reply_file, "at": desk.now.isoformat()})
+    gm_log(desk.campaign, f"fetch {outcome.digest[:12]} from {outcome.sender or '?'}: {outcome.line}", now=desk.now)
+
+
+def reply_name(digest: str) -> str:
+    return f"reply-{digest[:16]}"

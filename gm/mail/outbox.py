@@ -100,6 +100,16 @@ def report_file_name(turn: int, player: str) -> str:
     return f"turn-{turn_dir_name(turn)}-{player}"
 
 
+def order_form(campaign: Campaign, game, state: dict, player: str) -> str:
+    """The blank order form for the turn after ``state``, headers first, so the player can fill
+    it in and send it back as it is; "" when the player has no orders due."""
+    if player not in game.due(state):
+        return ""
+    password = "password: \n" if campaign.config.get("passwords") else ""
+    blank = game.order_form(game.view(state, player), player) or ""
+    return f"player: {player}\nturn: {campaign.current_turn}\n{password}" + blank
+
+
 def report_messages(campaign: Campaign, turn: int) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
     """(key, message) for every player with an address, and a note for each one skipped."""
     from .. import games
@@ -111,10 +121,6 @@ def report_messages(campaign: Campaign, turn: int) -> tuple[list[tuple[str, Emai
         if "@" not in str(campaign.player(player).get("email") or ""):
             notes.append(f"{player}: no e-mail address in campaign.yaml; no message built")
             continue
-        form = ""
-        if player in due:  # headers first, so the player can fill it in and send it back as it is
-            password = "password: \n" if campaign.config.get("passwords") else ""
-            blank = game.order_form(game.view(state, player), player) or ""
-            form = f"player: {player}\nturn: {turn + 1}\n{password}" + blank
+        form = order_form(campaign, game, state, player) if player in due else ""
         out.append((f"report:{turn}:{player}", report_message(campaign, turn, player, order_form=form)))
     return out, notes

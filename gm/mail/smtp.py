@@ -1,5 +1,6 @@
 """Sending through SMTP (STARTTLS, SSL or plain on loopback), retried, with a sent log so a rerun
-never sends the same message twice (CAMPAIGN/outbox/sent.yaml, keyed by what the message is)."""
+never sends the same message twice (CAMPAIGN/outbox/sent-log.yaml, keyed by what the message is,
+one line appended per message sent: a message is logged the moment the server took it)."""
 from __future__ import annotations
 
 import smtplib
@@ -11,7 +12,8 @@ from email.message import EmailMessage
 from typing import Any
 
 from ..campaign import Campaign
-from .settings import MailError, gm_log, mail_config, now_utc, read_log, secret, write_log
+from .logbook import append_entry, read_entries
+from .settings import MailError, gm_log, mail_config, now_utc, read_log, secret
 
 SECURITY = {"starttls": 587, "ssl": 465, "none": 25}
 
@@ -38,11 +40,24 @@ def smtp_settings(campaign: Campaign) -> dict[str, Any]:
 
 
 def sent_log_path(campaign: Campaign):
-    return campaign.path / "outbox" / "sent.yaml"
+    return campaign.path / "outbox" / "sent-log.yaml"
+
+
+OLD_SENT_LOG = "sent.yaml"  # before the append-only log: one mapping rewritten per message
 
 
 def already_sent(campaign: Campaign) -> dict[str, Any]:
-    return read_log(sent_log_path(campaign))
+    """{key: {to, message_id, at[, file]}} of every message sent (or written for the GM to send)."""
+    log = read_log(campaign.path / "outbox" / OLD_SENT_LOG)
+    for entry in read_entries(sent_log_path(campaign)):
+        if entry.get("key"):
+            log[str(entry["key"])] = entry
+    return log
+
+
+def _log_sent(campaign: Campaign, key: str, msg: EmailMessage, **extra: Any) -> None:
+    append_entry(sent_log_path(campaign), {"key": key, "to": str(msg["To"]), "message_id": str(msg["Message-ID"]),
+                                           "at": now_utc().isoformat(), **extra})
 
 
 def _connect(campaign: Campaign, settings: dict[str, Any]) -> smtplib.SMTP:
@@ -81,8 +96,8 @@ def send_messages(campaign: Campaign, messages: list[tuple[str, EmailMessage]], 
                 else:
                     result, conn = _send_one(campaign, settings, conn, key, msg, sleep)
                     if result.status == "sent":
-                        log[key] = {"to": to, "message_id": str(msg["Message-ID"]), "at": now_utc().isoformat()}
-                        write_log(sent_log_path(campaign), log)
+                        _log_sent(campaign, key, msg)
+                        log[key] = {}
                     gm_log(campaign, f"send {key} to {to}: {result.status}"
                                      + (f" ({result.detail})" if result.detail else ""))
                 results.append(result)
@@ -137,7 +152,4 @@ def _code(exc: Exception) -> str:
 def record_written(campaign: Campaign, key: str, msg: EmailMessage, path) -> None:
     """Log a message written to a file for the GM to send, so it is not built again (reminders)."""
     with campaign.lock():
-        log = already_sent(campaign)
-        log[key] = {"to": str(msg["To"]), "message_id": str(msg["Message-ID"]), "at": now_utc().isoformat(),
-                    "file": str(path)}
-        write_log(sent_log_path(campaign), log)
+        _log_sent(campaign, key, msg, file=str(path))
