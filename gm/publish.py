@@ -103,9 +103,11 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: 
     if finished:
         dice["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()}
                                 for t in campaign.secret_dice_turns() if t <= turn]
+    from .press import press_for
     return template_context(game, state, [], seen.viewer, turn=turn, campaign=campaign.name, players=seen.players,
                             dice=dice, image=image, receipts=_receipts(campaign, turn), seen=seen,
-                            audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [])
+                            audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [],
+                            press=press_for(campaign, turn, seen.viewer))
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:

@@ -109,7 +109,8 @@ def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: li
 def template_context(game, state: dict, events: list[dict], viewer: str, *, turn: int, campaign: str,
                      players: list[dict[str, str]], dice: dict[str, Any], image: str | None = None,
                      extra_images: list[str] | None = None, receipts: list[dict] | None = None,
-                     audit: list[dict] | None = None, seen=None) -> dict[str, Any]:
+                     audit: list[dict] | None = None, press: list[dict] | None = None,
+                     seen=None) -> dict[str, Any]:
     """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
     "public" or "gm". What the viewer gets comes through the one door, ``gm.viewing.seen_by``
     (``seen``: what it gave already)."""
@@ -126,5 +127,5 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
         "due": due, "due_names": [names.get(p, p) for p in due],
         "order_form": seen.order_form,
         "image": image, "extra_images": list(extra_images or []), "dice": dice,
-        "receipts": list(receipts or []), "audit": list(audit or []),
+        "receipts": list(receipts or []), "audit": list(audit or []), "press": list(press or []),
     }

@@ -137,31 +137,20 @@ def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
     fetched = fetch(campaign, inbox_settings(campaign))
     for outcome in fetched.outcomes:
         report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
-    replies = [(f"reply:{o.digest}", o.reply, f"reply-{o.digest[:16]}") for o in fetched.outcomes if o.reply]
-    try:
-        went, failed = _deliver(campaign, replies, send, campaign.path / "outbox" / "replies")
-    except GMError:  # the orders are stored: their replies must not be lost
-        _keep_unsent(campaign, replies, [key for key, _, _ in replies])
-        raise
-    if replies:
+    # fetch keeps every reply in outbox/replies/ as soon as it is decided; hand them on once
+    from .mail.replies import deliver_replies
+    delivery = deliver_replies(campaign, send=send)
+    went = len(delivery.written) + sum(1 for s in delivery.sent if s.status != "failed")
+    if went or delivery.failed:
         report.say(campaign, f"{went} repl{'y' if went == 1 else 'ies'} {'sent' if send else 'written'}"
-                   + (f", {len(failed)} not sent: written to outbox/replies/" if failed else ""))
-    if failed:
+                   + (f", {len(delivery.failed)} not sent (kept for the next run)" if delivery.failed else ""))
+    if delivery.failed:
         report.failed = True
-        _keep_unsent(campaign, replies, failed)
     if fetched.failure:
         report.failed = True
         report.say(campaign, f"error: {fetched.failure}")
         return False
     return True
-
-
-def _keep_unsent(campaign: Campaign, messages, failed: list[str]) -> None:
-    """A reply that could not be sent is still written to the outbox, so it is never lost."""
-    from .mail.outbox import write_eml
-    for key, msg, stem in messages:
-        if key in failed:
-            write_eml(campaign.path / "outbox" / "replies", stem, msg)
 
 
 def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
