@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fcntl
 
-import yaml
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message, update_config
 from test_run_support import gm, mailroom, snapshot  # noqa: F401  (mailroom is a fixture)
 
