@@ -46,10 +46,10 @@ def test_a_tie_shares_the_place() -> None:
 
 def test_every_event_has_a_kind_and_text_and_names_players_only_by_reference(game) -> None:
     ids = set(game[0][0]["players"])
-    for _, after, events in game:
+    for _, _, events in game:
         for event in events:
             assert isinstance(event.get("kind"), str) and isinstance(event.get("text"), str), event
-            assert "type" not in event
+            assert "type" not in event and "to" not in event  # `to` says who may read an event
             refs = set(re.findall(r"@\{([^{}]+)\}", event["text"]))
             assert refs <= ids, event["text"]
 
@@ -99,3 +99,25 @@ def test_missed_race_orders_enter_nothing_by_default_and_the_bot_s_races_under_t
     after, _ = GAME.resolve(state, {"blue": blue, "red": bot}, Dice(b"t" * 32, fixed=[6, 6]))
     assert after["nmr"] == ["red"] and after["entries"]["1"]["red"]["paid"] == 10
     assert after["cash"] == {"blue": 30, "red": 30}
+
+
+def test_the_map_s_rules_data_is_the_game_s() -> None:
+    """The hex package keeps the numbers a map file gives (terms); the defaults and sectors are the game's."""
+    from gm.hexmap.mapfile import parse_map
+    from gm.games.railway_rivals.mapdata import country_fee, ferry_cost, ferry_use_fee, foreign_fee, sector
+
+    text = ('name: T\ngrid: {columns: 3, rows: 2}\nterrain: |\n  ..~\n  ..~\n'
+            'foreign:\n  - {name: Outland, hexes: ["0101"]}\n'
+            '  - {name: Dear, hexes: ["0201"], fee_per_hex: 3}\n'
+            'ferries:\n  - {id: F1, ends: ["0202", "0201"]}\n'
+            '  - {id: F2, ends: ["0202", "0201"], cost: 9, use_fee: 2}\n')
+    hexmap, errors = parse_map(text)
+    assert errors == []
+    outland, dear = hexmap.foreign
+    assert outland.terms == {} and foreign_fee(outland) == 1 and country_fee(hexmap, "Dear") == 3
+    plain, dear_ferry = hexmap.ferries
+    assert (ferry_cost(plain), ferry_use_fee(plain)) == (6, 5)
+    assert (ferry_cost(dear_ferry), ferry_use_fee(dear_ferry)) == (9, 2)
+    assert sector(21) == 2 and not hasattr(hexmap, "sector")
+    _, errors = parse_map(text.replace("fee_per_hex: 3", "fee_per_hex: -1"))
+    assert [e.message for e in errors] == ["foreign Dear: fee_per_hex must be at least 0, not -1"]

@@ -18,7 +18,7 @@ from gm.games import get
 from gm.hexmap.mapfile import load_map
 from gm.orders import read_frame
 from gm.report import FORMATS, dice_block, render_report, template_context
-from gm.games.railway_rivals.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
+from gm.games.railway_rivals.operate.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
                                               schedule_problems, town_numbers)
 
 GAME = get("railway-rivals")
@@ -228,7 +228,7 @@ def test_the_cash_chart_draws_the_whole_game(game, tmp_path) -> None:
 
 
 def test_route_advice_fastest_and_cheapest() -> None:
-    from gm.games.railway_rivals.advice import advice_text, route_advice
+    from gm.games.railway_rivals.operate.advice import advice_text, route_advice
     from gm.games.railway_rivals.state import game_map
     state = GAME.apply_setup(FUZZ_STATE, {"track": {
         "blue": [[f"{c:02d}05", f"{c + 1:02d}05"] for c in range(2, 22)],

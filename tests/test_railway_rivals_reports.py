@@ -47,10 +47,10 @@ def test_a_turn_report_in_every_format(fmt: str) -> None:
     if fmt == "html":
         assert "Test &lt;&amp;&gt; Shire" in text and "<table>" in text
     if fmt == "text":
-        assert "Great Western              20        0      0        1       0       6     15" in text
+        assert "Great Western              20        0      0        1         0       6     15" in text
         # each round's heading stands on its own line, the builds below it
         assert "\nROUND 1 (die 4)\n" in text and "\nROUND 1 (die 4) " not in text
-        assert "Green                      -4        1      5        0       0       0    -10" in text
+        assert "Green                      -4        1      5        0         0       0    -10" in text
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))

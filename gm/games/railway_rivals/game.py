@@ -9,16 +9,16 @@ from gm.hexmap.mapfile import load_map, shipped_maps
 from gm.orders import OrderLine, collect
 
 from ..base import Game, Outcome, State
-from .bot import bot_orders_text
-from .build import resolve_turn
-from .check import check_orders
-from .form import order_form
-from .orders import read_orders
-from .entries import open_races, read_entries
-from .expansion import read_expansion, resolve_expansion
-from .operate import expansion_budget, resolve_race_round, start_operating, upcoming
-from .operate_form import operating_form
-from .race_bot import expansion_orders_text, race_orders_text
+from .build.bot import bot_orders_text
+from .build.check import check_orders
+from .build.form import order_form
+from .build.orders import read_orders
+from .build.turn import resolve_turn
+from .operate.bot import expansion_orders_text, race_orders_text
+from .operate.entries import open_races, read_entries
+from .operate.expansion import read_expansion, resolve_expansion
+from .operate.form import operating_form
+from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
 from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
 
 
@@ -190,7 +190,7 @@ class RailwayRivals(Game):
         return {"cash-chart": chart} if chart is not None else {}
 
     def route_advice(self, state, player, origin, destination):
-        from .advice import advice_text
+        from .operate.advice import advice_text
         return advice_text(state, game_map(state), player, origin, destination)
 
     def render(self, view, viewer, *, events=None, players=None):

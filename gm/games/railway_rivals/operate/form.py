@@ -7,7 +7,7 @@ from gm.hexmap.model import HexMap
 
 from .entries import open_races, runnable
 from .network import race_title, railway
-from .operate import expansion_budget
+from .round import expansion_budget
 
 
 def operating_form(state: dict[str, Any], hexmap: HexMap, player: str) -> str:

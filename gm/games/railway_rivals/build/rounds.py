@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gm.errors import IllegalOrderError
+
+from ..mapdata import ferry_cost
 from .company import Builder, place_name
 
 
@@ -64,6 +67,17 @@ class Cursor:
         else:
             self.i += 1
 
+    def run_all(self) -> "Cursor":
+        """Carry out every action (the order checker's walk, alone on the map)."""
+        while not self.done:
+            self.run()
+        return self
+
+    def stop_errors(self, file: str) -> list[IllegalOrderError]:
+        """Each stopped segment as an order error at its place (an unreadable start is reported already)."""
+        return [IllegalOrderError(stop["reason"], line=stop["line"], col=stop["col"], file=file)
+                for stop in self.stops if stop["hex"] is not None or stop["kind"] != "start"]
+
     def _stop(self, action: Action, reason: str) -> None:
         stop = {"segment": action.segment, "line": self.segments[action.segment].get("line"), "col": action.col,
                 "hex": action.hex, "kind": action.kind, "ferry": action.ferry, "reason": reason,
@@ -115,7 +129,7 @@ class Cursor:
         other = ferry.ends[1] if self.here == ferry.ends[0] else ferry.ends[0]
         new = self.builder.add_ferry(ferry, self.here)
         self._record(action, "ferry" if built else "ferry crossing", self.here, other, 0, new, ferry=ferry.id,
-                     cost=ferry.cost if built else 0)
+                     cost=ferry_cost(ferry) if built else 0)
         return None
 
     def _leap(self, action: Action) -> str | None:

@@ -17,7 +17,8 @@ from gm.hexmap.model import HexMap
 from gm.names import fold, match, suggestion
 from gm.orders import OrderLine
 
-from .palette import COLOURS
+from ..palette import COLOURS
+from ..words import company_by_word
 
 ROUNDS = 3
 KEYWORDS = ("round", "company")
@@ -80,7 +81,7 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
             else:
                 orders["totals"][rnd - 1] = {"value": int(value), "line": line.number, "col": line.col + col}
             body = body[:total.start()]
-        orders["rounds"][rnd - 1] = _Round(hexmap, companies, line, body_start, errors).read(body)
+        orders["rounds"][rnd - 1] = SegmentReader(hexmap, companies, line, body_start, errors).read(body)
     return orders, errors
 
 
@@ -112,7 +113,7 @@ def _read_company(line: OrderLine, rest: str, offset: int, errors: list[OrderErr
     return {"name": name or None, "colour": colour, "line": line.number, "col": line.col + offset}
 
 
-class _Round:
+class SegmentReader:
     """Reads the segments of one round line."""
 
     def __init__(self, hexmap: HexMap, companies: dict[str, dict], line: OrderLine, base: int,
@@ -298,9 +299,9 @@ class _Round:
         return i, label
 
     def company(self, who: str, at: int) -> str | None:
-        for player, company in self.companies.items():
-            if fold(who) in (fold(player), fold(company.get("name") or ""), fold(company.get("colour") or "")):
-                return player
+        player = company_by_word(self.companies, who)
+        if player is not None:
+            return player
         choices = list(self.companies) + [c["name"] for c in self.companies.values()]
         self.error(f"no company {who!r}{suggestion(who, choices)}", at)
         return None

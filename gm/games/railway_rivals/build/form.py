@@ -5,6 +5,7 @@ from typing import Any
 
 from gm.hexmap.model import HexMap
 
+from ..mapdata import ferry_cost
 from .company import place_name, starting_points, track_links
 
 
@@ -38,7 +39,7 @@ def order_form(state: dict[str, Any], hexmap: HexMap, player: str) -> str:
     if hexmap.ferries:
         free = [f for f in hexmap.ferries if f.id not in state["ferries"]]
         if free:
-            shown = ", ".join(f"{f.id} {f.ends[0]}-{f.ends[1]} for {f.cost}" for f in free)
+            shown = ", ".join(f"{f.id} {f.ends[0]}-{f.ends[1]} for {ferry_cost(f)}" for f in free)
             lines.append(f"# Ferries to build (cash, not pips): {shown}; e.g. ({free[0].ends[0]}) ferry {free[0].id}")
     if options.get("leapfrog"):
         lines.append(f"# Leapfrog is on: 'leap HEX' jumps up to {options['leap_length']} hexes along a rival's "

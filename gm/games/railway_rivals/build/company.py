@@ -11,6 +11,7 @@ from typing import Any
 
 from gm.hexmap.model import Ferry, HexMap
 
+from ..words import company_names
 from .links import link_key, link_pips, link_problem, pips_breakdown
 
 
@@ -27,6 +28,13 @@ def starting_points(hexmap: HexMap) -> list[str]:
     return list(hexmap.start) or [t.hex for t in hexmap.town_list()]
 
 
+def planning_builder(state: dict[str, Any], hexmap: HexMap, player: str) -> tuple["Builder", dict[str, set]]:
+    """(the company's builder, its rivals' links) against the state at the start of the turn: what the
+    order checker and the bots plan with."""
+    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
+    return Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals), rivals
+
+
 def place_name(hexmap: HexMap, label: str) -> str:
     """'2523' or 'Helm's Deep (2524)'."""
     town = hexmap.town_at.get(label)
@@ -40,7 +48,7 @@ class Builder:
                  ferry_owner: dict[str, str], rival_links: dict[str, set[tuple[str, str]]]):
         self.hexmap = hexmap
         self.player = player
-        self.names = {p: c["name"] for p, c in state["companies"].items()}
+        self.names = company_names(state)
         self.leapfrog = bool(state["options"].get("leapfrog"))
         self.leap_length = int(state["options"].get("leap_length", 3))
         self.leaps_per_rival = int(state["options"].get("leaps_per_rival", 2))

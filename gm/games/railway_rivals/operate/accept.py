@@ -12,28 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .entries import BANK
-
-
-def _name(state: dict[str, Any], p: str) -> str:
-    return state["companies"][p]["name"]
-
-
-def _fee_reason(state: dict[str, Any], fee: dict[str, Any], race_id: int, share: str = "") -> str:
-    if fee.get("country"):
-        what = f"{fee['hexes']} hex(es) of {fee['country']}'s permitted routes"
-    else:
-        parts = []
-        if fee["hexes"]:
-            parts.append(f"{fee['hexes']} hex(es) of {_name(state, fee['to'])}'s track")
-        if fee["ferry"]:
-            parts.append(f"{_name(state, fee['to'])}'s ferry")
-        what = " and ".join(parts)
-    return f"fees in race {race_id}: {what}{share}"
-
-
-def _fees_to(entry: dict[str, Any], payee: str) -> int:
-    return sum(f["amount"] for f in entry["fees"] if f["to"] == payee)
+from ..money import fee_reason, fees_to, move_cash
+from ..words import company_name
 
 
 def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[int, bool], round_no: int
@@ -48,16 +28,16 @@ def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[
             refused[(p, race)] = "the race cannot be run this round"
         elif e.get("mode") == "joint":
             if other is None or other.get("mode") != "joint" or other.get("partner") != p:
-                refused[(p, race)] = f"{_name(state, q)} did not enter race {race} as a team with {_name(state, p)}"
+                refused[(p, race)] = f"{company_name(state, q)} did not enter race {race} as a team with {company_name(state, p)}"
             elif e["route"] is None and other["route"] is None:
                 refused[(p, race)] = "neither partner gave the route"
-        elif e.get("mode") == "powers" and _fees_to(e, q) > cap:
+        elif e.get("mode") == "powers" and fees_to(e, q) > cap:
             if other is None or other.get("mode") != "powers" or other.get("partner") != p:
-                refused[(p, race)] = (f"the fees to {_name(state, q)} are {_fees_to(e, q)}, over the cap of {cap}, and "
-                                      f"{_name(state, q)} did not exchange running powers in race {race}")
-            elif abs(_fees_to(e, q) - _fees_to(other, p)) > cap:
-                refused[(p, race)] = (f"running powers: {_name(state, p)} would pay {_fees_to(e, q)} and "
-                                      f"{_name(state, q)} {_fees_to(other, p)}, a difference over {cap}")
+                refused[(p, race)] = (f"the fees to {company_name(state, q)} are {fees_to(e, q)}, over the cap of {cap}, and "
+                                      f"{company_name(state, q)} did not exchange running powers in race {race}")
+            elif abs(fees_to(e, q) - fees_to(other, p)) > cap:
+                refused[(p, race)] = (f"running powers: {company_name(state, p)} would pay {fees_to(e, q)} and "
+                                      f"{company_name(state, q)} {fees_to(other, p)}, a difference over {cap}")
     cash = {p: state["cash"][p] for p in seat}
     records: dict[str, dict] = {}
     trains: dict[int, list[dict]] = {}
@@ -72,7 +52,7 @@ def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[
             "refused": reason, "mode": e.get("mode"), "partner": e.get("partner")}
         if reason:
             events.append({"kind": "refused", "player": p, "race": e["race"],
-                           "text": f"{_name(state, p)}'s entry in race {e['race']} is refused: {reason}."})
+                           "text": f"{company_name(state, p)}'s entry in race {e['race']} is refused: {reason}."})
 
     for p in seat:
         for e in (orders.get(p) or {}).get("entries", []):
@@ -90,7 +70,7 @@ def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[
                 owe = {x: sum(f["amount"] for f in shares[x]) for x in (p, q)}
                 short = next((x for x in (p, q) if owe[x] > cash[x]), None)
                 reason = None if short is None else (
-                    f"{_name(state, short)}'s share of the fees is {owe[short]} but only {max(cash[short], 0)} "
+                    f"{company_name(state, short)}'s share of the fees is {owe[short]} but only {max(cash[short], 0)} "
                     f"cash is left to pay it")
                 for x in (p, q):
                     x_entry = e if x == p else other
@@ -101,8 +81,8 @@ def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[
                     cash[x] -= owe[x]
                     state["races_entered"][x] += 1
                     payments += [{"from": x, "to": f["to"], "amount": f["amount"], "round": round_no, "hex": None,
-                                  "reason": _fee_reason(state, f, race, f" (share of the joint run with "
-                                                                        f"{_name(state, q if x == p else p)})")}
+                                  "reason": fee_reason(state, f, race, f" (share of the joint run with "
+                                                                        f"{company_name(state, q if x == p else p)})")}
                                  for f in shares[x] if f["amount"]]
                 trains.setdefault(race, []).append({"player": f"{p}+{q}", "team": [p, q], "route": giver["route"]})
                 continue
@@ -116,11 +96,8 @@ def accept_entries(state: dict[str, Any], orders: dict[str, Any], can_run: dict[
             cash[p] -= fee
             state["races_entered"][p] += 1
             payments += [{"from": p, "to": f["to"], "amount": f["amount"], "round": round_no, "hex": None,
-                          "reason": _fee_reason(state, f, race)} for f in e["fees"]]
+                          "reason": fee_reason(state, f, race)} for f in e["fees"]]
             trains.setdefault(race, []).append({"player": p, "team": None, "route": e["route"]})
     for pay in payments:
-        if pay["from"] != BANK:
-            state["cash"][pay["from"]] -= pay["amount"]
-        if pay["to"] != BANK:
-            state["cash"][pay["to"]] += pay["amount"]
+        move_cash(state, pay)
     return records, trains, payments, events

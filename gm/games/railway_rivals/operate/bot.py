@@ -12,12 +12,14 @@ from typing import Any
 from gm.hexmap.model import HexMap
 from gm.hexmap.paths import cheapest_path_from
 
-from .bot import _plan_round
-from .company import Builder, track_links
-from .entries import BANK, open_races, route_fees, runnable
-from .links import link_key
-from .network import Network, MOUNTAIN, race_ends, railway
-from .operate import expansion_budget
+from ..build.bot import plan_round
+from ..build.company import planning_builder
+from ..build.links import link_key
+from ..mapdata import country_fee, ferry_use_fee
+from ..money import BANK, route_fees
+from .entries import open_races, runnable
+from .network import MOUNTAIN, Network, race_ends, railway
+from .round import expansion_budget
 
 
 def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: list[str], *, fastest: bool = False
@@ -31,14 +33,15 @@ def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: lis
         ferry = net.ferry_between(a, b) if not net.has_link(a, b) else None
         if ferry:
             owner = net.ferries[ferry]
-            return (0 if owner == player else hexmap.ferry(ferry).use_fee) * fee_weight + 2 * pip_weight
+            return (0 if owner == player else ferry_use_fee(hexmap.ferry(ferry))) * fee_weight + 2 * pip_weight
         owners = net.owners.get(link_key(a, b), [])
         if player in owners:
             fee = 0
         elif owners:
             fee = 1
         else:
-            fee = next((c.fee_per_hex for c in hexmap.foreign if c.name == net.foreign.get(link_key(a, b))), 0)
+            country = net.foreign.get(link_key(a, b))
+            fee = country_fee(hexmap, country) if country else 0
         return fee * fee_weight + pips * pip_weight
 
     found = cheapest_path_from([start], goals, lambda h: sorted(net.next_to.get(h, ())), cost)
@@ -100,13 +103,12 @@ def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rn
     lines = [f"# expansion for {player} by the bot: towards the nearest unreached town"]
     if budget <= 0:
         return "\n".join(lines) + "\n"
-    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
-    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
+    builder, rivals = planning_builder(state, hexmap, player)
     rival_links = set().union(*rivals.values()) if rivals else set()
     rival_hexes = {h for link in rival_links for h in link}
-    segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
+    segments = plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
     if not segments:
-        segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
+        segments = plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
     if segments:
         lines.append("expand: " + "; ".join(segments))
     return "\n".join(lines) + "\n"

@@ -17,12 +17,11 @@ from gm.hexmap.model import HexMap
 from gm.names import fold, suggestion
 from gm.orders import OrderLine
 
-from .company import place_name
-from .links import link_key
+from ..build.company import place_name
+from ..build.orders import SegmentReader
+from ..money import BANK, route_fees
+from ..words import company_by_word, company_names, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
-from .orders import _Round
-
-BANK = "bank"
 _RACE = re.compile(r"race\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
 EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
 
@@ -40,42 +39,7 @@ def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
     return net.connected([start], goals)
 
 
-def route_fees(net: Network, player: str, route: list[dict[str, Any]], seat: list[str],
-               team: list[str] | None = None) -> list[dict[str, Any]]:
-    """What the route costs, one row per payee. A link several rivals share is paid to the one owed
-    least so far (then in seat order), which keeps entries under the cap where that is possible."""
-    own = set(team or [player])  # a team's train runs over both partners' track free
-    rivals: dict[str, int] = {}
-    countries: dict[str, int] = {}
-    ferries: dict[str, int] = {}
-    for prev, step in zip(route, route[1:]):
-        if step["kind"] == "ferry":
-            owner = net.ferries.get(step["ferry"])
-            if owner and owner not in own:
-                ferries[owner] = ferries.get(owner, 0) + net.hexmap.ferry(step["ferry"]).use_fee
-            continue
-        key = link_key(prev["hex"], step["hex"])
-        owners = net.owners.get(key, [])
-        if own & set(owners):
-            continue
-        if owners:
-            payee = min(owners, key=lambda q: (rivals.get(q, 0), seat.index(q)))
-            rivals[payee] = rivals.get(payee, 0) + 1
-        elif key in net.foreign:
-            country = net.foreign[key]
-            countries[country] = countries.get(country, 0) + 1
-    fees = []
-    for q in seat:
-        if q in rivals or q in ferries:
-            fees.append({"to": q, "amount": rivals.get(q, 0) + ferries.get(q, 0), "hexes": rivals.get(q, 0),
-                         "ferry": ferries.get(q, 0)})
-    for country, hexes in sorted(countries.items()):
-        fee = next(c.fee_per_hex for c in net.hexmap.foreign if c.name == country)
-        fees.append({"to": BANK, "country": country, "amount": hexes * fee, "hexes": hexes, "ferry": 0})
-    return fees
-
-
-class _RouteReader(_Round):
+class RouteReader(SegmentReader):
     """Reads one route: places (hexes, town names or numbers, straight runs) and 'ferry F1'."""
 
     def read_route(self, body: str) -> list[dict[str, Any]] | None:
@@ -150,7 +114,7 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
             continue
         seen[race["id"]] = line.number
         if len(seen) > options["max_entries"]:
-            errors.append(line.error(f"a {_ordinal(len(seen))} entry: a company enters at most "
+            errors.append(line.error(f"a {ordinal(len(seen))} entry: a company enters at most "
                                      f"{options['max_entries']} races a round"))
             continue
         mode, partner = _partner(state, player, line, header, errors)
@@ -169,12 +133,12 @@ def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Mat
         return None, None
     who, at = header.group(3), header.start(3)
     mode = "joint" if fold(header.group(2)) == "with" else "powers"
-    for p, company in state["companies"].items():
-        if fold(who) in (fold(p), fold(company.get("name") or ""), fold(company.get("colour") or "")):
-            if p == player:
-                errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
-                return "bad", None
-            return mode, p
+    p = company_by_word(state["companies"], who)
+    if p == player:
+        errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
+        return "bad", None
+    if p is not None:
+        return mode, p
     choices = [p for p in state["players"] if p != player]
     errors.append(line.error(f"no company {who!r}{suggestion(who, choices)}; rivals: {', '.join(choices)}", at))
     return "bad", None
@@ -182,14 +146,14 @@ def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Mat
 
 def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, errors) -> dict[str, Any] | None:
     options = state["options"]
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
     body = line.text[base:]
     entry = {"race": race["id"], "line": line.number, "col": line.col, "mode": mode, "partner": partner,
              "route": None, "fees": [], "pips": 0}
     if mode == "joint" and not body.strip():
         return entry  # the partner gives the route
     before = len(errors)
-    route = _RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
+    route = RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
     if route is None or len(errors) > before:
         return None
     problems = route_problems(net, hexmap, race, route)
@@ -243,7 +207,7 @@ def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: li
 
 def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: list[dict[str, Any]]) -> list[str]:
     """What `gm check` prints: each entry's pips and fees, and the cash they take together."""
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
     notes, total = [], 0
     for e in entries:
         partner = names.get(e.get("partner") or "", "")
@@ -263,7 +227,3 @@ def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: lis
         notes.append(f"fees {total} in all, cash {cash}" + ("" if total <= cash else
                      ": an entry whose fees the cash left cannot pay is refused when the round is run"))
     return notes
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")

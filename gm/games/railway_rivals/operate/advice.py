@@ -8,9 +8,10 @@ from typing import Any
 from gm.errors import UsageError
 from gm.hexmap.model import HexMap
 
-from .entries import route_fees
+from ..money import route_fees
+from ..words import company_names
+from .bot import best_route, route_text
 from .network import railway, route_pips
-from .race_bot import best_route, route_text
 
 AVERAGE_ROLL = 3.5
 
@@ -50,7 +51,7 @@ def route_advice(state: dict[str, Any], hexmap: HexMap, player: str, start: str,
 
 
 def advice_text(state: dict[str, Any], hexmap: HexMap, player: str, start: str, goal: str) -> str:
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
     lines = []
     for a in route_advice(state, hexmap, player, start, goal):
         detail = ", ".join(f"{f['amount']} to {f.get('country') or names[f['to']]}" for f in a["fees"]) or "none"
