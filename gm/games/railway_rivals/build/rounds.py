@@ -33,6 +33,7 @@ class Cursor:
     segments: list[dict[str, Any]]
     die: int
     lenient: bool = False  # the checker goes on past a pip overrun to find the other errors
+    limit: str = "the die's"  # how messages name ``die``: "the die's 6", "the budget of 10"
     actions: list[Action] = field(default_factory=list)
     i: int = 0
     pip: int = 0
@@ -106,7 +107,7 @@ class Cursor:
         if self.pip + pips > self.die:
             left = self.die - self.pip
             message = (f"{place_name(self.builder.hexmap, there)} needs {pips} pips "
-                       f"({self.builder.explain_pips(here, there)}) but only {left} of the die's {self.die} "
+                       f"({self.builder.explain_pips(here, there)}) but only {left} of {self.limit} {self.die} "
                        f"{'is' if left == 1 else 'are'} left")
             if not self.lenient:
                 return message

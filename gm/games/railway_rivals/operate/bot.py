@@ -14,10 +14,12 @@ from gm.hexmap.paths import cheapest_path_from
 
 from ..build.bot import plan_round
 from ..build.company import planning_builder
+from ..build.orders import SegmentReader
+from ..build.rounds import Cursor
 from ..build.links import link_key
 from ..mapdata import country_fee, ferry_use_fee
-from ..money import BANK, route_fees
-from .entries import open_races, runnable
+from ..money import route_fees
+from .entries import open_races, over_cap, runnable
 from .network import MOUNTAIN, Network, race_ends, railway
 from .round import expansion_budget
 
@@ -72,7 +74,7 @@ def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ra
         if route is None:
             continue
         fees = route_fees(net, player, route, state["players"])
-        if any(f["to"] != BANK and f["amount"] > options["fee_cap"] for f in fees):
+        if over_cap(fees, options["fee_cap"], None, None):
             continue
         total = sum(f["amount"] for f in fees)
         choices.append((not race["special"], total, rng.random(), race["id"], route, total))
@@ -99,16 +101,33 @@ def _unjoined_ends(state: dict[str, Any], hexmap: HexMap) -> list[str] | None:
 
 
 def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
+    """Builds within the budget, payments to rivals and ferries included (a smaller plan when a
+    plan's payments would take it over)."""
+    from .expansion import expansion_spending  # expansion reads orders; the bot only plans them
+
     budget = min(expansion_budget(state), max(state["cash"][player] - 2, 0))  # keep a little for fees
     lines = [f"# expansion for {player} by the bot: towards the nearest unreached town"]
-    if budget <= 0:
-        return "\n".join(lines) + "\n"
-    builder, rivals = planning_builder(state, hexmap, player)
-    rival_links = set().union(*rivals.values()) if rivals else set()
-    rival_hexes = {h for link in rival_links for h in link}
-    segments = plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
-    if not segments:
-        segments = plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
-    if segments:
-        lines.append("expand: " + "; ".join(segments))
+    for pips in range(budget, 0, -1):
+        builder, rivals = planning_builder(state, hexmap, player)
+        rival_links = set().union(*rivals.values()) if rivals else set()
+        rival_hexes = {h for link in rival_links for h in link}
+        segments = plan_round(builder, hexmap, pips, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
+        if not segments:
+            segments = plan_round(builder, hexmap, pips, rival_links, rival_hexes, rng)
+        if not segments:
+            break
+        text = "expand: " + "; ".join(segments)
+        fresh, _ = planning_builder(state, hexmap, player)
+        plan = Cursor(fresh, read_segments(state, hexmap, text), pips, lenient=True).run_all()
+        if expansion_spending(state, hexmap, player, plan, rivals)["over"] is None:
+            lines.append(text)
+            break
     return "\n".join(lines) + "\n"
+
+
+def read_segments(state: dict[str, Any], hexmap: HexMap, text: str) -> list[dict[str, Any]]:
+    """The segments of the bot's own `expand:` line (it always reads cleanly)."""
+    from gm.orders import OrderLine
+    head = len("expand:")
+    line = OrderLine(text=text, number=1, col=1, file="<bot>")
+    return SegmentReader(hexmap, state["companies"], line, head, []).read(text[head:])

@@ -19,7 +19,7 @@ from gm.orders import OrderLine
 
 from ..build.company import place_name
 from ..build.orders import SegmentReader
-from ..money import BANK, route_fees
+from ..money import route_fees
 from ..words import company_by_word, company_names, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
 _RACE = re.compile(r"race\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
@@ -163,17 +163,31 @@ def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, err
         return None
     team = [player, partner] if mode == "joint" else [player]
     fees = route_fees(net, player, route, state["players"], team=team)
-    free = partner if mode == "powers" else None  # judged against the partner's fees when the round is run
-    over = [f for f in fees if f["to"] not in (BANK, free) and f["amount"] > options["fee_cap"]]
+    over = over_cap(fees, options["fee_cap"], mode, partner)
     for f in over:
-        errors.append(line.error(f"the route costs {f['amount']} in fees to {names[f['to']]}, more than the "
-                                 f"{options['fee_cap']} a company may pay one rival in a race"
-                                 + ("" if mode else f" (unless you exchange running powers: "
-                                                    f"'race {race['id']} powers {f['to']}:')")))
+        payee = f.get("country") or names[f["to"]]
+        if mode == "joint":
+            errors.append(line.error(f"the route costs {f['amount']} in fees to {payee}: each partner's share, up "
+                                     f"to {-(-f['amount'] // 2)}, is more than the {options['fee_cap']} a company "
+                                     f"may pay one rival in a race"))
+        else:
+            hint = (f" (unless you exchange running powers: 'race {race['id']} powers {f['to']}:')"
+                    if not mode and not f.get("country") else "")
+            whom = "one foreign country" if f.get("country") else "one rival"
+            errors.append(line.error(f"the route costs {f['amount']} in fees to {payee}, more than the "
+                                     f"{options['fee_cap']} a company may pay {whom} in a race{hint}"))
     if over:
         return None
     entry.update({"route": route, "fees": fees, "pips": route_pips(hexmap, route)})
     return entry
+
+
+def over_cap(fees: list[dict[str, Any]], cap: int, mode: str | None, partner: str | None) -> list[dict[str, Any]]:
+    """The fees an entry may not pay: over the cap to one rival or foreign country ("as if it was a
+    player"); in a joint run each partner pays half, so the cap holds each partner's share; with
+    running powers the fees to the partner are judged when the round is run, against what it pays."""
+    share = (lambda amount: amount - amount // 2) if mode == "joint" else (lambda amount: amount)
+    return [f for f in fees if share(f["amount"]) > cap and not (mode == "powers" and f["to"] == partner)]
 
 
 def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: list[dict[str, Any]]

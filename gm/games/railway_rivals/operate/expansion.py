@@ -42,23 +42,39 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
                                       f"{suggestion(first.rstrip(':'), ['expand'])}"))
             continue
         segments += SegmentReader(hexmap, state["companies"], line, header.end(), errors).read(line.text[header.end():])
-    orders = {"segments": segments, "notes": []}
     budget = expansion_budget(state)
     builder, rivals = planning_builder(state, hexmap, player)
-    cursor = Cursor(builder, segments, budget, lenient=True).run_all()
+    cursor = Cursor(builder, segments, budget, lenient=True, limit="the budget of").run_all()
     errors += cursor.stop_errors(file)
-    if cursor.overrun:
-        errors.append(IllegalOrderError(f"the expansion builds {cursor.pip} pips but the budget is {budget}: "
-                                        f"{cursor.overrun['message']}", line=cursor.overrun["line"],
-                                        col=cursor.overrun["col"], file=file))
-    paid = build_payments(hexmap, [player] + list(rivals), {player: cursor.steps},
-                          {player: track_links(state, player), **rivals}, {p: set() for p in state["players"]},
-                          company_names(state), 1)
-    ferries = sum(step.get("cost", 0) for step in cursor.steps)
-    orders["notes"].append(f"expansion: {cursor.pip} of {budget} pips (cost {cursor.pip}), "
-                           f"{sum(p['amount'] for p in paid)} to rivals, {ferries} for ferries; "
-                           f"cash {state['cash'][player]}")
-    return orders, errors
+    spent = expansion_spending(state, hexmap, player, cursor, rivals)
+    if spent["over"] is not None:
+        step = spent["over"]
+        errors.append(IllegalOrderError(
+            f"the expansion spends {spent['total']} ({count(cursor.pip, 'pip')}, {spent['rivals']} to rivals, "
+            f"{spent['ferries']} for ferries) but the budget is {budget}: it is spent by {step['to']}",
+            line=cursor.done_segments[step["segment"]]["line"], col=step["col"], file=file))
+    note = (f"expansion: spends {spent['total']} of the budget of {budget} ({count(cursor.pip, 'pip')}, "
+            f"{spent['rivals']} to rivals, {spent['ferries']} for ferries); cash {state['cash'][player]}")
+    return {"segments": segments, "notes": [note]}, errors
+
+
+def expansion_spending(state: dict[str, Any], hexmap: HexMap, player: str, cursor: Cursor,
+                       rivals: dict[str, set]) -> dict[str, Any]:
+    """What an expansion spends against the rivals' track as it stands: its pips at 1 each, payments
+    to rivals and ferries, all within the budget; ``over`` is the first step past the budget."""
+    spent = {"total": 0, "rivals": 0, "ferries": 0, "over": None}
+    mine = track_links(state, player)
+    none = {p: set() for p in state["players"]}
+    for step in cursor.steps:  # each step's payments depend only on the track at the start
+        paid = build_payments(hexmap, [player] + list(rivals), {player: [step]}, {player: mine, **rivals}, none,
+                              company_names(state), 1)
+        to_rivals = sum(p["amount"] for p in paid)
+        spent["rivals"] += to_rivals
+        spent["ferries"] += step.get("cost", 0)
+        spent["total"] += step["pips"] + to_rivals + step.get("cost", 0)
+        if spent["over"] is None and spent["total"] > expansion_budget(state):
+            spent["over"] = step
+    return spent
 
 
 def is_expansion_text(text: str) -> bool:
