@@ -121,3 +121,19 @@ def test_the_map_s_rules_data_is_the_game_s() -> None:
     assert sector(21) == 2 and not hasattr(hexmap, "sector")
     _, errors = parse_map(text.replace("fee_per_hex: 3", "fee_per_hex: -1"))
     assert [e.message for e in errors] == ["foreign Dear: fee_per_hex must be at least 0, not -1"]
+
+
+def test_every_race_form_s_suggested_routes_can_be_entered(game) -> None:
+    """Uncommenting the form's suggestions (up to the entries allowed) gives orders that check clean."""
+    seen = 0
+    for before, _, _ in game:
+        if before["stage"] != "operate" or before["operate_phase"] != "races":
+            continue
+        for p in before["players"]:
+            form = GAME.order_form(GAME.view(before, p), p)
+            suggested = [line[2:] for line in form.splitlines() if line.startswith("# race ")]
+            seen += len(suggested)
+            text = "\n".join(suggested[:before["options"]["max_entries"]])
+            orders = GAME.parse(before, p, read_frame(f"player: {p}\n{text}", "form").lines)
+            assert len(orders["entries"]) == min(len(suggested), before["options"]["max_entries"])
+    assert seen

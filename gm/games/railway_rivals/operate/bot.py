@@ -58,8 +58,33 @@ def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: lis
     return route
 
 
-def route_text(route: list[dict[str, Any]]) -> str:
-    return " ".join(f"ferry {s['ferry']}" if s["kind"] == "ferry" else s["hex"] for s in route)
+def route_text(route: list[dict[str, Any]], hexmap: HexMap | None = None) -> str:
+    """The route as an order writes it; with ``hexmap``, each straight run of hexes as its two ends."""
+    words, i = [route[0]["hex"]], 0
+    while i < len(route) - 1:
+        j = i + 1
+        if route[j]["kind"] == "ferry":
+            words.append(f"ferry {route[j]['ferry']}")
+            i = j
+            continue
+        while hexmap is not None and j + 1 < len(route) and route[j + 1]["kind"] != "ferry" \
+                and hexmap.grid.straight_between(route[i]["hex"], route[j + 1]["hex"]) == \
+                [x["hex"] for x in route[i + 1:j + 1]]:
+            j += 1
+        words.append(route[j]["hex"])
+        i = j
+    return " ".join(words)
+
+
+def cheapest_entry(state: dict[str, Any], hexmap: HexMap, net: Network, player: str, race: dict[str, Any]
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """(route, fees) of the race's cheapest route the company may enter alone (within the cap), or None."""
+    start, goals = race_ends(hexmap, race)
+    route = best_route(net, hexmap, player, start, goals)
+    if route is None:
+        return None
+    fees = route_fees(net, player, route, state["players"])
+    return None if over_cap(fees, state["options"]["fee_cap"], None, None) else (route, fees)
 
 
 def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
@@ -67,17 +92,10 @@ def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ra
     options = state["options"]
     choices = []
     for race in open_races(state):
-        if not runnable(net, hexmap, race):
-            continue
-        start, goals = race_ends(hexmap, race)
-        route = best_route(net, hexmap, player, start, goals)
-        if route is None:
-            continue
-        fees = route_fees(net, player, route, state["players"])
-        if over_cap(fees, options["fee_cap"], None, None):
-            continue
-        total = sum(f["amount"] for f in fees)
-        choices.append((not race["special"], total, rng.random(), race["id"], route, total))
+        found = cheapest_entry(state, hexmap, net, player, race) if runnable(net, hexmap, race) else None
+        if found is not None:
+            total = sum(f["amount"] for f in found[1])
+            choices.append((not race["special"], total, rng.random(), race["id"], found[0], total))
     lines = [f"# races entered for {player} by the bot: the cheapest it can run"]
     cash = state["cash"][player]
     for _, _, _, race_id, route, total in sorted(choices)[:options["max_entries"]]:

@@ -22,7 +22,7 @@ from ..build.orders import SegmentReader
 from ..money import route_fees
 from ..words import company_by_word, company_names, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
-_RACE = re.compile(r"race\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
+_RACE = re.compile(r"(?:race|special\s+run|run)\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
 EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
 
 
