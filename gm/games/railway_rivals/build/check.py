@@ -31,6 +31,7 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
 
     errors += company_problems(state, player, orders.get("company"), file)
     builder, rivals = planning_builder(state, hexmap, player)
+    builder.uncertain = bool(orders.get("unread"))  # a round line that could not be read builds who knows what
     built_this_turn: set = set()
     cash_total = 0
     reached: list[str] = []

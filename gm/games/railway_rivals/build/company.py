@@ -62,6 +62,11 @@ class Builder:
         self.hexes.update(leap["to"] for leap in leaps)
         self.leaps_used = Counter(leap["over"] for leap in leaps)
         self.rival_links = rival_links  # rivals' track at the start of the turn: leaps follow it
+        # the order checker's allowances, so that one mistake gives one error: links built past the
+        # die (already reported) may be ordered again; after a segment that could not be read, where
+        # the network reaches is unknown, so a later start off the track is not reported
+        self.tentative: set[tuple[str, str]] = set()
+        self.uncertain = False
 
     # ---- checks: each returns a reason, or None when the step is allowed -------------------
     def start_problem(self, label: str) -> str | None:
@@ -81,7 +86,7 @@ class Builder:
         problem = link_problem(self.hexmap, a, b)
         if problem:
             return 0, problem
-        if link_key(a, b) in self.links:
+        if link_key(a, b) in self.links and link_key(a, b) not in self.tentative:
             return 0, f"you already have track {a}-{b}"
         return link_pips(self.hexmap, a, b), None
 
@@ -140,6 +145,7 @@ class Builder:
     # ---- applying a step: each returns True when the step brings the network into a new hex --
     def add_link(self, a: str, b: str) -> bool:
         self.links.add(link_key(a, b))
+        self.tentative.discard(link_key(a, b))
         new = b not in self.hexes
         self.hexes.update((a, b))
         return new

@@ -52,6 +52,7 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
             continue
         header = _ROUND.match(text)
         if not header:
+            orders["unread"] = True
             first = text.split()[0] if text.split() else text
             if _ROUND_BARE.match(text):
                 errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. {EXAMPLE}"))
@@ -61,6 +62,7 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
             continue
         number = header.group(1)
         if not number.isdigit() or not 1 <= int(number) <= ROUNDS:
+            orders["unread"] = True
             errors.append(line.syntax(f"a build turn has rounds 1 to {ROUNDS}, not {number or 'no number'!r}",
                                       header.start(1) if number else 0))
             continue
@@ -142,6 +144,18 @@ class SegmentReader:
         return out
 
     def read(self, body: str) -> list[dict]:
+        """The segments of one line; a segment with a reading error is marked ``broken`` (what the
+        company's network holds after it is unknown, so the checker does not pile errors on it)."""
+        errors_before = len(self.errors)
+        segments = self._read(body)
+        marks = [seg.pop("_errors") for seg in segments] + [len(self.errors)]
+        for seg, (here, after) in zip(segments, zip(marks, marks[1:])):
+            seg["broken"] = after > here or seg["start"] is None
+        if segments and marks[0] > errors_before:  # an error before the first bracket
+            segments[0]["broken"] = True
+        return segments
+
+    def _read(self, body: str) -> list[dict]:
         toks = self.tokens(body)
         segments: list[dict] = []
         segment: dict | None = None
@@ -169,7 +183,7 @@ class SegmentReader:
                 if not inner:
                     self.syntax("the brackets are empty: put the hex or town the segment starts from in them", at)
                 segment = {"line": self.line.number, "col": self.line.col + self.base + at, "start": start,
-                           "steps": []}
+                           "steps": [], "_errors": len(self.errors)}
                 segments.append(segment)
                 here = start
                 i = close + 1

@@ -12,6 +12,8 @@ from typing import Any
 from gm.errors import IllegalOrderError
 
 from ..mapdata import ferry_cost
+from ..words import count
+from .links import link_key
 from .company import Builder, place_name
 
 
@@ -92,9 +94,15 @@ class Cursor:
     # ---- the four kinds of action: each returns a problem or None --------------------------
     def _start(self, action: Action) -> str | None:
         self.here = None
+        segment = self.segments[action.segment]
+        if self.lenient and (segment.get("broken") or action.hex is None):
+            self.builder.uncertain = True  # what this segment would have built is unknown
         if action.hex is None:
             return "the segment has no starting point"
         problem = self.builder.start_problem(action.hex)
+        if problem is not None and self.lenient and self.builder.uncertain:
+            self.builder.hexes.add(action.hex)  # perhaps reached by the unread segment: checked from here on
+            problem = None
         if problem is None:
             self.here = action.hex
         return problem
@@ -106,14 +114,20 @@ class Cursor:
             return problem
         if self.pip + pips > self.die:
             left = self.die - self.pip
-            message = (f"{place_name(self.builder.hexmap, there)} needs {pips} pips "
-                       f"({self.builder.explain_pips(here, there)}) but only {left} of {self.limit} {self.die} "
+            why = self.builder.explain_pips(here, there)
+            message = (f"{place_name(self.builder.hexmap, there)} needs {count(pips, 'pip')}"
+                       f"{f' ({why})' if '+' in why else ''} but only {left} of {self.limit} {self.die} "
                        f"{'is' if left == 1 else 'are'} left")
             if not self.lenient:
                 return message
             if self.overrun is None:
                 self.overrun = {"col": action.col, "line": self.segments[action.segment].get("line"),
                                 "message": message}
+            new = self.builder.add_link(here, there)
+            self.builder.tentative.add(link_key(here, there))  # past the die: may be ordered again
+            self.pip += pips
+            self._record(action, "build", here, there, pips, new)
+            return None
         new = self.builder.add_link(here, there)
         self.pip += pips
         self._record(action, "build", here, there, pips, new)
