@@ -162,6 +162,12 @@ def test_operating_reports_in_every_format(game, fmt: str) -> None:
     n, after, events = by_phase["race round 2"]
     text = render_report(context(after, events, "blue", n), fmt, game_name=GAME.name)
     assert "race round 2" in text.lower() and "rolls" in text and "expansion after race round 2" in text.lower()
+    race = next(e for e in events if e["kind"] == "race" and e["finishers"])
+    assert len(race["lines"]) == len(race["finishers"])
+    for f, line in zip(race["finishers"], race["lines"]):  # every train's route and where it stood each turn
+        route, stood = line.split("; after each turn: ")
+        assert " ran " in route and len(stood.split(", ")) == len(f["trace"]) == len(f["rolls"])
+        assert fmt != "text" or f"    {line}\n" in text
     n, after, events = by_phase["expansion after race round 2"]
     text = render_report(context(after, events, "blue", n), fmt, game_name=GAME.name)
     assert "budget 8" in text.lower() and "race round 3" in text.lower()

@@ -82,13 +82,22 @@ class RailwayRivals(Game):
                   f"then races entered")
         return {"winners": list(ranking[0]), "ranking": ranking, "reason": reason}
 
+    def turn_title(self, state) -> str:
+        """What the turn about to be resolved is called in its report and on its map."""
+        if state["stage"] == "build":
+            return f"build turn {state['build_turn']} of {state['build_turns']}"
+        if state["operate_phase"] == "expansion":
+            return f"expansion after race round {state['race_round']}"
+        return f"race round {state['race_round']} of {state['options']['race_rounds']}"
+
     def summary(self, state) -> str:
         if state["stage"] == "over":
             return "the game is over: " + ", ".join(
                 f"{x['place']}. {state['companies'][x['player']]['name']} {x['cash']}" for x in state["ranking"])
         if state["stage"] == "operate":
             if state["operate_phase"] == "expansion":
-                return f"expansion after race round {state['race_round']}: up to {expansion_budget(state)} pips"
+                return (f"expansion after race round {state['race_round']}: each company may spend up to "
+                        f"{expansion_budget(state)}")
             return (f"race round {state['race_round']} of {state['options']['race_rounds']}: races "
                     f"{', '.join(str(r['id']) for r in open_races(state))}")
         return (f"build turn {state['build_turn']} of {state['build_turns']}, dice "
@@ -133,6 +142,7 @@ class RailwayRivals(Game):
             new, events = resolve_race_round(state, hexmap, orders, dice)
         else:
             raise UsageError("the game is over: there is no turn to resolve")
+        new["last_turn"] = self.turn_title(state)
         coming = upcoming(new, hexmap)
         if coming:
             events.append(coming)

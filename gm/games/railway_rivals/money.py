@@ -45,7 +45,8 @@ def payment_event(state: dict[str, Any], pay: dict[str, Any]) -> dict[str, Any]:
     payee = "the bank" if pay["to"] == BANK else company_name(state, pay["to"])
     when = f" (round {pay['round']})" if pay.get("round") and state["stage"] == "build" else ""
     return {"kind": "payment", "payer": pay["from"], "payee": pay["to"], "amount": pay["amount"],
-            "reason": pay["reason"], "round": pay.get("round") or 0, "hex": pay.get("hex"),
+            "reason": pay["reason"], "round": (pay.get("round") or 0) if state["stage"] == "build" else 0,
+            "hex": pay.get("hex"),
             "text": f"{payer} pays {payee} {pay['amount']}: {pay['reason']}{when}."}
 
 

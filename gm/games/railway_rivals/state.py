@@ -51,7 +51,7 @@ SETUP_KEYS = ("cash", "track", "towns_reached", "build_dice", "build_turn", "fer
 VIEW_KEYS = ("map", "map_name", "options", "players", "companies", "stage", "build_turn", "build_turns",
              "build_dice", "cash", "track", "built", "towns_reached", "payments", "ferries", "leaps",
              "foreign_track", "nmr", "cash_history", "operate_phase", "race_round", "schedule", "schedule_rules",
-             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner")
+             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner", "last_turn")
 
 
 def game_map(state: dict[str, Any]) -> HexMap:
@@ -100,6 +100,7 @@ def new_state(map_name: str, hexmap: HexMap, players: list[str], options: dict[s
         "leaps": {p: [] for p in players},
         "foreign_track": {},
         "nmr": [],
+        "last_turn": "set-up",
     }
 
 

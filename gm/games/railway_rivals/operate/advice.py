@@ -10,9 +10,9 @@ from gm.hexmap.model import HexMap
 
 from ..money import route_fees
 from ..words import company_names, count
-from .bot import best_route, route_text
+from .bot import best_route
 from .entries import over_cap
-from .network import railway, route_pips
+from .network import railway, route_pips, route_text
 
 AVERAGE_ROLL = 3.5
 

@@ -20,7 +20,7 @@ from ..build.links import link_key
 from ..mapdata import country_fee, ferry_use_fee
 from ..money import route_fees
 from .entries import open_races, over_cap, runnable
-from .network import MOUNTAIN, Network, race_ends, railway
+from .network import MOUNTAIN, Network, race_ends, railway, route_text
 from .round import expansion_budget
 
 
@@ -56,24 +56,6 @@ def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: lis
         route.append({"hex": b, "kind": "ferry", "ferry": ferry, "col": 0} if ferry else
                      {"hex": b, "kind": "run", "col": 0})
     return route
-
-
-def route_text(route: list[dict[str, Any]], hexmap: HexMap | None = None) -> str:
-    """The route as an order writes it; with ``hexmap``, each straight run of hexes as its two ends."""
-    words, i = [route[0]["hex"]], 0
-    while i < len(route) - 1:
-        j = i + 1
-        if route[j]["kind"] == "ferry":
-            words.append(f"ferry {route[j]['ferry']}")
-            i = j
-            continue
-        while hexmap is not None and j + 1 < len(route) and route[j + 1]["kind"] != "ferry" \
-                and hexmap.grid.straight_between(route[i]["hex"], route[j + 1]["hex"]) == \
-                [x["hex"] for x in route[i + 1:j + 1]]:
-            j += 1
-        words.append(route[j]["hex"])
-        i = j
-    return " ".join(words)
 
 
 def cheapest_entry(state: dict[str, Any], hexmap: HexMap, net: Network, player: str, race: dict[str, Any]

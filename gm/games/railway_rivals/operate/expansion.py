@@ -88,7 +88,7 @@ def resolve_expansion(state: dict[str, Any], hexmap: HexMap, orders: dict[str, A
     budget = expansion_budget(s)
     before = dict(s["cash"])
     events: list[dict[str, Any]] = [{"kind": "expansion", "round": r, "budget": budget,
-                                     "text": f"Expansion after race round {r}: up to {budget} pips each."}]
+                                     "text": f"Expansion after race round {r}: each company may spend up to {budget}."}]
     s["nmr"] = [p for p in seat if orders.get(p) is None or orders[p].get("nmr")]
     ferry_owner = dict(s["ferries"])
     builders = turn_builders(s, hexmap, ferry_owner)

@@ -6,9 +6,9 @@ from typing import Any
 from gm.hexmap.model import HexMap
 
 from ..words import company_names, count
-from .bot import cheapest_entry, route_text
+from .bot import cheapest_entry
 from .entries import open_races, runnable
-from .network import race_title, railway, route_pips
+from .network import race_title, railway, route_pips, route_text
 from .round import expansion_budget
 
 

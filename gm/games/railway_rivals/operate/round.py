@@ -15,7 +15,7 @@ from ..money import cash_event, move_cash, overdraft_interest, payment_event, pr
 from ..words import capital, company_name, count
 from .accept import accept_entries
 from .entries import open_races, runnable
-from .network import place_of, race_title, railway
+from .network import place_of, race_title, railway, route_text
 from .races import run_race
 from .schedule import draw_schedule
 
@@ -55,6 +55,7 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
     payments, interest_events = overdraft_interest(s)
     events += interest_events
     s["nmr"] = [p for p in seat if orders.get(p) is None or orders[p].get("nmr")]
+    s["built"] = {p: [] for p in seat}  # nothing is built in a race round
     net = railway(s, hexmap)
     races = open_races(s)
     can_run = {x["id"]: runnable(net, hexmap, x) for x in races}
@@ -107,19 +108,33 @@ def _run_races(s: dict[str, Any], hexmap: HexMap, races: list[dict[str, Any]], c
                 s["races_won"][m] += f["place"] == 1
         won += prize_payments(race, finishers, s["race_round"])
         results[str(race["id"])] = {**race, "finishers": finishers}
-        events.append(_race_event(s, hexmap, race, finishers))
+        events.append(_race_event(s, hexmap, race, finishers, entrants))
     return results, carried, won, events
 
 
-def _race_event(state, hexmap, race, finishers) -> dict[str, Any]:
+def _race_event(state, hexmap, race, finishers, entrants) -> dict[str, Any]:
+    """The race's result in one sentence, and a line per train: the route it ran and where it stood
+    after each turn of the race."""
+    routes = {t["player"]: t["route"] for t in entrants}
+    lines = []
+    for f in finishers:
+        who = " and ".join(company_name(state, m) for m in f.get("team") or [f["player"]])
+        stood = ", ".join(_where(hexmap, h) for h in f["trace"])
+        lines.append(f"{who} ran {route_text(routes[f['player']], hexmap, towns=True)}; after each turn: {stood}")
     parts = []
     for f in finishers:
         how = f"turn {f['turns']}, {count(f['left'], 'pip')} left" if f["turns"] else "did not finish"
         who = " and ".join(company_name(state, m) for m in f.get("team") or [f["player"]])
         parts.append(f"{f['place']}. {who} ({how}; rolls {', '.join(map(str, f['rolls']))})"
                      + (f" wins {f['winnings']}" if f["winnings"] else ""))
-    return {"kind": "race", "race": race, "finishers": finishers,
+    return {"kind": "race", "race": race, "finishers": finishers, "lines": lines,
             "text": f"{capital(race_title(hexmap, race))}: " + ("; ".join(parts) or "nobody entered") + "."}
+
+
+def _where(hexmap: HexMap, place: str) -> str:
+    """A train's place after a turn: a hex, a town's name, 'at sea' or 'start'."""
+    town = hexmap.town_at.get(place)
+    return town.name if town else place
 
 
 def upcoming(state: dict[str, Any], hexmap: HexMap) -> dict[str, Any] | None:
@@ -128,8 +143,9 @@ def upcoming(state: dict[str, Any], hexmap: HexMap) -> dict[str, Any] | None:
         return None
     r = state["race_round"]
     if state["operate_phase"] == "expansion":
-        return {"kind": "upcoming", "text": f"Next: the expansion after race round {r}: up to "
-                                            f"{expansion_budget(state)} pips each, 1 cash a pip."}
+        return {"kind": "upcoming", "text": f"Next: the expansion after race round {r}: each company may "
+                                            f"spend up to {expansion_budget(state)} (1 a pip, payments to "
+                                            f"rivals and ferries included)."}
     net = railway(state, hexmap)
     shown = []
     for race in open_races(state):
