@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from gm.dice import Dice
 from gm.engine import read_options
@@ -47,6 +48,7 @@ def test_a_tie_shares_the_place() -> None:
 def test_every_event_has_a_kind_and_text_and_names_players_only_by_reference(game) -> None:
     ids = set(game[0][0]["players"])
     for _, _, events in game:
+        assert "&id" not in yaml.safe_dump(events)
         for event in events:
             assert isinstance(event.get("kind"), str) and isinstance(event.get("text"), str), event
             assert "type" not in event and "to" not in event  # `to` says who may read an event
@@ -57,6 +59,7 @@ def test_every_event_has_a_kind_and_text_and_names_players_only_by_reference(gam
 def test_the_view_is_an_allow_list_that_holds_every_key(game) -> None:
     for _, after, _ in game:
         assert set(after) <= set(VIEW_KEYS), set(after) - set(VIEW_KEYS)
+        assert "&id" not in yaml.safe_dump(after)  # plain data: no list shared between keys
         assert GAME.view(after, "blue") == GAME.view(after, "public") == GAME.view(after, None) == after
 
 
@@ -137,3 +140,15 @@ def test_every_race_form_s_suggested_routes_can_be_entered(game) -> None:
             orders = GAME.parse(before, p, read_frame(f"player: {p}\n{text}", "form").lines)
             assert len(orders["entries"]) == min(len(suggested), before["options"]["max_entries"])
     assert seen
+
+
+def test_the_examples_in_build_forms_are_hexes_of_the_map(game) -> None:
+    from gm.games.railway_rivals.state import game_map
+    for before, _, _ in game:
+        if before["stage"] != "build":
+            continue
+        grid = game_map(before).grid
+        for p in before["players"]:
+            form = GAME.order_form(GAME.view(before, p), p)
+            labels = re.findall(r"\b\d{4}\b", form)
+            assert labels and all(grid.contains(h) for h in labels), form

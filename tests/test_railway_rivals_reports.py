@@ -1,6 +1,7 @@
 """Railway Rivals reports in every format, the order form, and the demo orders through the engine."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,6 @@ def test_the_demo_orders_play_two_turns_whatever_the_dice(tmp_path: Path, master
     reports = campaign.turn_dir(2) / "reports"
     assert (reports / "map.png").stat().st_size > 10_000
     assert "YOUR ORDERS FOR BUILD TURN 3" in (reports / "blue.txt").read_text()
+    saved = (campaign.turn_dir(2) / "state.yaml").read_text(encoding="utf-8")
+    assert re.findall(r"'\d{4}'", saved) and not re.findall(r"(?<![\w'])\d{4}(?![\w'])", saved)  # labels quoted
+    assert "&id" not in saved  # no YAML anchors: the state shares no list between keys

@@ -41,7 +41,7 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
         cursor = Cursor(builder, segments, die, lenient=True).run_all()
         errors += cursor.stop_errors(file)
         if cursor.overrun:
-            err(f"round {round_no} builds {cursor.pip} pips but its die is {die}: {cursor.overrun['message']}",
+            err(f"round {round_no} builds {count(cursor.pip, 'pip')} but its die is {die}: {cursor.overrun['message']}",
                 cursor.overrun["line"], cursor.overrun["col"])
         total = orders["totals"][index]
         if total is not None and total["value"] != cursor.pip:

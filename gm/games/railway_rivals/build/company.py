@@ -11,7 +11,7 @@ from typing import Any
 
 from gm.hexmap.model import Ferry, HexMap
 
-from ..words import company_names
+from ..words import company_names, count
 from .links import link_key, link_pips, link_problem, pips_breakdown
 
 
@@ -113,7 +113,7 @@ class Builder:
         found = [r for r in rivals if r != self.player and self._along(self.rival_links.get(r, set()), here, target)]
         if not found:
             whose = f"{self.names.get(over, over)}'s" if over else "a rival's"
-            return None, (f"{place_name(self.hexmap, target)} is not within {self.leap_length} hexes of {here} "
+            return None, (f"{place_name(self.hexmap, target)} is not within {count(self.leap_length, 'hex')} of {here} "
                           f"along {whose} track (as it stood at the start of the turn)")
         if len(found) > 1:
             return None, (f"the leap to {target} could follow the track of "

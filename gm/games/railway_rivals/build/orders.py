@@ -19,6 +19,7 @@ from gm.orders import OrderLine
 
 from ..palette import COLOURS
 from ..words import company_by_word
+from .examples import round_example, segment_example
 
 ROUNDS = 3
 KEYWORDS = ("round", "company")
@@ -28,7 +29,6 @@ _COMPANY = re.compile(r"company\s*:\s*", re.IGNORECASE)
 _TOKEN = re.compile(r'"[^"]*"?|[();]|[-\u2013\u2014]+|[^\s();"]+')
 _DASHED_HEXES = re.compile(r"\d+(?:[-\u2013\u2014]\d+)+")
 _TOTAL = re.compile(r"[\s.,;]*\btotal\b\s*[:=]?\s*(\S*)\s*$", re.IGNORECASE)
-EXAMPLE = "round 1: (2522) 2523 \"Helm's Deep\"; (2522) 2924  total 6"
 
 
 def empty_orders() -> dict[str, Any]:
@@ -55,7 +55,8 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
             orders["unread"] = True
             first = text.split()[0] if text.split() else text
             if _ROUND_BARE.match(text):
-                errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. {EXAMPLE}"))
+                errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. "
+                                          f"{round_example(hexmap)}"))
             else:
                 errors.append(line.syntax(f"expected 'round 1:' to 'round {ROUNDS}:' or 'company: NAME, COLOUR', "
                                           f"not {first!r}{suggestion(first.rstrip(':'), KEYWORDS)}"))
@@ -174,7 +175,8 @@ class SegmentReader:
             if tok == "(":
                 close = next((j for j in range(i + 1, len(toks)) if toks[j][1] in (")", ";", "(")), None)
                 if close is None or toks[close][1] != ")":
-                    self.syntax("the '(' is not closed: write the segment's start as (2522) or (\"Helm's Deep\")", at)
+                    self.syntax(f"the '(' is not closed: write the segment's start in brackets, like "
+                                f"{segment_example(self.hexmap).split()[0]}", at)
                     i = close if close is not None else len(toks)
                     segment, here = None, None
                     continue
@@ -189,7 +191,8 @@ class SegmentReader:
                 i = close + 1
                 continue
             if segment is None:
-                self.syntax("a segment starts with the hex or town it leaves from, in brackets: (2522) 2523 ...", at)
+                self.syntax(f"a segment starts with the hex or town it leaves from, in brackets: "
+                            f"{segment_example(self.hexmap)} ...", at)
                 while i < len(toks) and toks[i][1] != ";":
                     i += 1
                 continue
@@ -255,7 +258,8 @@ class SegmentReader:
         if len(tok) == 2:
             self.error(f"there is no town number {tok} on this map", at)
             return None
-        self.syntax(f"{tok} is not a hex: a hex is four digits, column then row, like 2522", at)
+        self.syntax(f"{tok} is not a hex: a hex is four digits, column then row, like "
+                    f"{segment_example(self.hexmap).split()[1]}", at)
         return None
 
     # ---- steps ---------------------------------------------------------------------------

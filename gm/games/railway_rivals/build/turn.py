@@ -67,7 +67,7 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
         events += _foreign_connections(s, hexmap, steps, links_before, round_no)
 
     for p in seat:
-        s["track"][p] = s["track"][p] + built[p]
+        s["track"][p] = s["track"][p] + [list(link) for link in built[p]]  # no list shared with "built"
     s["built"] = built
     s["ferries"] = {f.id: ferry_owner[f.id] for f in hexmap.ferries if f.id in ferry_owner}
     s["payments"] = payments

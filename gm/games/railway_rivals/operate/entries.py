@@ -20,17 +20,17 @@ from gm.orders import OrderLine
 from ..build.company import place_name
 from ..build.orders import SegmentReader
 from ..money import route_fees
-from ..words import company_by_word, company_names, ordinal
+from ..words import company_by_word, company_names, count, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
 _RACE = re.compile(r"(?:race|special\s+run|run)\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
-EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
 
 
 def open_races(state: dict[str, Any]) -> list[dict[str, Any]]:
     """This round's races: those carried over from earlier rounds first, then the round's own."""
     if state.get("stage") != "operate" or not state.get("schedule"):
         return []
-    return list(state.get("carried_over", [])) + list(state["schedule"][state["race_round"] - 1])
+    races = list(state.get("carried_over", [])) + list(state["schedule"][state["race_round"] - 1])
+    return [dict(race) for race in races]  # copies: a carried race must not be the schedule's own
 
 
 def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
@@ -45,7 +45,8 @@ class RouteReader(SegmentReader):
     def read_route(self, body: str) -> list[dict[str, Any]] | None:
         toks = [t for t in self.tokens(body) if t[1] not in ("(", ")") and t[1][0] not in "-\u2013\u2014"]
         if not toks:
-            self.syntax(f"the race needs its route, e.g. {EXAMPLE}", 0)
+            self.syntax("the race needs its route: the hexes (or towns) from its start town to its destination, "
+                        "after the colon", 0)
             return None
         segment: dict[str, Any] = {"steps": []}
         start, i = self.place(toks, 0, toks[0][0])
@@ -98,7 +99,8 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
             if fold(first).startswith("round"):
                 errors.append(line.error("the building stage is over: no build orders are taken"))
             else:
-                errors.append(line.syntax(f"expected a race entry like '{EXAMPLE}', not {first!r}"
+                errors.append(line.syntax(f"expected a race entry like '{_example(hexmap, list(races.values()))}', "
+                                          f"not {first!r}"
                                           f"{suggestion(first.rstrip(':'), ['race'])}"))
             continue
         number = header.group(1)
@@ -124,6 +126,16 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
         if entry is not None:
             entries.append(entry)
     return {"entries": entries, "notes": entry_notes(state, hexmap, player, entries)}, errors
+
+
+def _example(hexmap: HexMap, races: list[dict[str, Any]]) -> str:
+    """'race 3: Westby HEX HEX ... Eastby' for the first race open this round."""
+    if not races:
+        return "race ID: START HEX HEX ... DESTINATION"
+    race = races[0]
+    start, goals = race_ends(hexmap, race)
+    end = hexmap.town_at[goals[0]].name if goals[0] in hexmap.town_at else goals[0]
+    return f"race {race['id']}: {hexmap.town_at[start].name} HEX HEX ... {end}"
 
 
 def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Match, errors: list
@@ -234,7 +246,7 @@ def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: lis
         how = {"joint": f"; a joint run with {partner}: fees and winnings shared",
                "powers": f"; running powers with {partner}: fees to each other may differ by at most "
                          f"{state['options']['fee_cap']}"}.get(e.get("mode") or "", "")
-        notes.append(f"race {e['race']}: {len(e['route']) - 1} hexes, {e['pips']} pips; "
+        notes.append(f"race {e['race']}: {count(len(e['route']) - 1, 'hex')}, {count(e['pips'], 'pip')}; "
                      + (f"fees {paid} ({detail})" if paid else "no fees") + how)
     if entries:
         cash = state["cash"][player]

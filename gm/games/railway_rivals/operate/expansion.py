@@ -17,6 +17,7 @@ from gm.names import fold, suggestion
 from gm.orders import OrderLine
 
 from ..build.company import planning_builder, track_links
+from ..build.examples import segment_example
 from ..build.links import link_key
 from ..build.orders import SegmentReader
 from ..build.rounds import Cursor
@@ -26,7 +27,6 @@ from ..words import company_names, count
 from .round import expansion_budget
 
 _EXPAND = re.compile(r"expand\s*:", re.IGNORECASE)
-EXAMPLE = "expand: (2522) 2523 \"Helm's Deep\""
 
 
 def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: list[OrderLine], file: str = ""
@@ -37,7 +37,8 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
         header = _EXPAND.match(line.text)
         if not header:
             first = line.text.split()[0] if line.text.split() else line.text
-            errors.append(line.syntax(f"expected '{EXAMPLE}' (this turn is the expansion after race round "
+            errors.append(line.syntax(f"expected 'expand: {segment_example(hexmap)}' (this turn is the expansion "
+                                      f"after race round "
                                       f"{state['race_round']}), not {first!r}"
                                       f"{suggestion(first.rstrip(':'), ['expand'])}"))
             continue
@@ -108,7 +109,7 @@ def resolve_expansion(state: dict[str, Any], hexmap: HexMap, orders: dict[str, A
     events += pay_all(s, paid)
     s["ferries"] = {f.id: ferry_owner[f.id] for f in hexmap.ferries if f.id in ferry_owner}
     for p in seat:
-        s["track"][p] += built[p]
+        s["track"][p] += [list(link) for link in built[p]]  # no list shared with "built"
     s["built"] = built
     s["payments"] = paid
     s["operate_phase"] = "races"

@@ -37,7 +37,7 @@ def start_operating(state: dict[str, Any], hexmap: HexMap, dice: Dice) -> list[d
     text = f"The operating stage begins: {rounds} rounds of races."
     if rules["min_distance"] != 7 or not rules["sectors"]:
         text += (f" This map's towns cannot all be paired 7 hexes apart in other sectors: races here run "
-                 f"at least {rules['min_distance']} hexes" + (" between sectors." if rules["sectors"] else "."))
+                 f"at least {count(rules['min_distance'], 'hex')}" + (" between sectors." if rules["sectors"] else "."))
     events = [{"kind": "stage", "stage": "operate", "text": text}]
     for r, races in enumerate(schedule, start=1):
         events.append({"kind": "schedule", "round": r, "races": races,
