@@ -18,6 +18,7 @@ from .operate.bot import expansion_orders_text, race_orders_text
 from .operate.entries import open_races, read_entries
 from .operate.expansion import read_expansion, resolve_expansion
 from .operate.form import operating_form
+from .reading import capped
 from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
 from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
 
@@ -113,7 +114,7 @@ class RailwayRivals(Game):
         hexmap = game_map(state)
         orders, errors = read_orders(hexmap, state["companies"], lines)
         problems, notes = check_orders(state, hexmap, player, orders, file)
-        collect(errors + problems)
+        collect(capped(errors + problems))
         orders["notes"] = notes
         return orders
 
@@ -123,7 +124,7 @@ class RailwayRivals(Game):
             orders, errors = read_expansion(state, hexmap, player, lines, file)
         else:
             orders, errors = read_entries(state, hexmap, player, lines)
-        collect(errors)
+        collect(capped(errors))
         return orders
 
     def check_notes(self, orders: dict) -> list[str]:

@@ -17,6 +17,7 @@ from gm.names import match, suggestion
 from ..base import Option
 from .build.links import link_key, link_problem
 from .palette import COLOURS, default_colours
+from .reading import small_number
 
 ROUNDS = 3
 OPTIONS: dict[str, Option] = {
@@ -123,7 +124,7 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
     if "towns_reached" in overrides:
         new["towns_reached"] = {}
         for number, reached in (overrides["towns_reached"] or {}).items():
-            town = hexmap.towns.get(int(number)) if str(number).isdigit() else None
+            town = hexmap.towns.get(int(number)) if small_number(str(number), 2) is not None else None
             if town is None:
                 raise UsageError(f"set-up towns_reached: {number!r} is not a town number on this map")
             new["towns_reached"][str(town.number)] = [who(p, "towns_reached") for p in reached or []]

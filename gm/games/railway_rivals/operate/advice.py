@@ -9,6 +9,7 @@ from gm.errors import InputError, UsageError
 from gm.hexmap.model import HexMap
 
 from ..money import route_fees
+from ..reading import shown, small_number
 from ..words import company_names, count
 from .bot import best_route
 from .entries import over_cap
@@ -21,7 +22,7 @@ def _place(hexmap: HexMap, text: str) -> list[str]:
     """The hexes a place names: a hex, a town (name or number) or a special destination."""
     if hexmap.grid.contains(text):
         return [text]
-    if text.isdigit() and int(text) in hexmap.towns:
+    if small_number(text, 2) is not None and int(text) in hexmap.towns:
         return [hexmap.towns[int(text)].hex]
     town = hexmap.town_by_name(text)
     if town is not None:
@@ -31,7 +32,7 @@ def _place(hexmap: HexMap, text: str) -> list[str]:
             return list(special.get("hexes") or [])
     from gm.names import suggestion
     known = [t.name for t in hexmap.towns.values()] + [str(s.get("name", "")) for s in hexmap.specials.values()]
-    raise UsageError(f"{text!r} is not a hex, town or special destination on this map{suggestion(text, known)}")
+    raise UsageError(f"{shown(text)} is not a hex, town or special destination on this map{suggestion(text, known)}")
 
 
 def route_advice(state: dict[str, Any], hexmap: HexMap, player: str, start: str, goal: str) -> list[dict[str, Any]]:

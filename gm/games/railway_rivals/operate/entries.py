@@ -9,20 +9,20 @@ its permitted routes, and a ferry's use fee for a rival's ferry; at most ``fee_c
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gm.errors import OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold, suggestion
+from gm.names import fold
 from gm.orders import OrderLine
 
 from ..build.company import place_name
 from ..build.orders import SegmentReader
 from ..money import route_fees
+from ..reading import MAX_ERRORS, Header, header, hint, reading_stopped, shown, small_number, too_long
 from ..words import company_by_word, company_names, count, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
-_RACE = re.compile(r"(?:race|special\s+run|run)\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
+RACE_WORDS = ("race", "special run", "run")  # 'special run 13:' as the form lists it
 
 
 def open_races(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -92,25 +92,34 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
     net = railway(state, hexmap)
     entries: list[dict[str, Any]] = []
     seen: dict[int, int] = {}
-    for line in lines:
-        header = _RACE.match(line.text)
-        if not header:
-            first = line.text.split()[0] if line.text.split() else line.text
-            if fold(first).startswith("round"):
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
+            break
+        long = too_long(line)
+        if long:
+            errors.append(long)
+            continue
+        head = header(line.text, RACE_WORDS, ("with", "powers"))
+        if not head:
+            words = line.text.split(None, 1)
+            first = words[0] if words else line.text
+            if fold(first[:10]).startswith("round"):
                 errors.append(line.error("the building stage is over: no build orders are taken"))
             else:
                 errors.append(line.syntax(f"expected a race entry like '{_example(hexmap, list(races.values()))}', "
-                                          f"not {first!r}"
-                                          f"{suggestion(first.rstrip(':'), ['race'])}"))
+                                          f"not {shown(first)}{hint(first.rstrip(':'), ['race'])}"))
             continue
-        number = header.group(1)
-        shown = ", ".join(str(r) for r in races) or "none"
-        if not number.isdigit() or int(number) not in races:
-            what = f"race {number}" if number else "a race without a number"
-            errors.append(line.error(f"{what} is not run this round; this round's races: {shown}",
-                                     header.start(1) if number else 0))
+        number = small_number(head.number)
+        if number is None or number not in races:
+            listed = ", ".join(str(r) for r in races) or "none"
+            cut = head.number if len(head.number) <= 12 else head.number[:12] + "..."
+            what = f"race {cut}" if head.number else "a race without a number"
+            errors.append(line.error(f"{what} is not run this round; this round's races: {listed}",
+                                     head.number_at if head.number else 0))
             continue
-        race = races[int(number)]
+        race = races[number]
         if race["id"] in seen:
             errors.append(line.error(f"race {race['id']} is entered twice (first on line {seen[race['id']]})"))
             continue
@@ -119,10 +128,10 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
             errors.append(line.error(f"a {ordinal(len(seen))} entry: a company enters at most "
                                      f"{options['max_entries']} races a round"))
             continue
-        mode, partner = _partner(state, player, line, header, errors)
+        mode, partner = _partner(state, player, line, head, errors)
         if mode == "bad":
             continue
-        entry = _read_entry(state, hexmap, net, player, race, line, header.end(), mode, partner, errors)
+        entry = _read_entry(state, hexmap, net, player, race, line, head.end, mode, partner, errors)
         if entry is not None:
             entries.append(entry)
     return {"entries": entries, "notes": entry_notes(state, hexmap, player, entries)}, errors
@@ -138,13 +147,13 @@ def _example(hexmap: HexMap, races: list[dict[str, Any]]) -> str:
     return f"race {race['id']}: {hexmap.town_at[start].name} HEX HEX ... {end}"
 
 
-def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Match, errors: list
+def _partner(state: dict[str, Any], player: str, line: OrderLine, head: Header, errors: list
              ) -> tuple[str | None, str | None]:
     """('joint' | 'powers' | None, partner) from 'race 3 with red:' / 'race 3 powers red:'."""
-    if not header.group(2):
+    if not head.mode:
         return None, None
-    who, at = header.group(3), header.start(3)
-    mode = "joint" if fold(header.group(2)) == "with" else "powers"
+    who, at = head.partner, head.partner_at
+    mode = "joint" if head.mode == "with" else "powers"
     p = company_by_word(state["companies"], who)
     if p == player:
         errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
@@ -152,7 +161,7 @@ def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Mat
     if p is not None:
         return mode, p
     choices = [p for p in state["players"] if p != player]
-    errors.append(line.error(f"no company {who!r}{suggestion(who, choices)}; rivals: {', '.join(choices)}", at))
+    errors.append(line.error(f"no company {shown(who)}{hint(who, choices)}; rivals: {', '.join(choices)}", at))
     return "bad", None
 
 

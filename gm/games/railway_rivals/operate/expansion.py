@@ -13,7 +13,7 @@ from typing import Any
 from gm.dice import Dice
 from gm.errors import IllegalOrderError, OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold, suggestion
+from gm.names import fold
 from gm.orders import OrderLine
 
 from ..build.company import planning_builder, track_links
@@ -22,6 +22,7 @@ from ..build.links import link_key
 from ..build.orders import SegmentReader
 from ..build.rounds import Cursor
 from ..build.turn import arrivals, build_event, record_steps, run_round, turn_builders
+from ..reading import MAX_ERRORS, Allowance, hint, reading_stopped, shown, too_long
 from ..money import BANK, build_payments, cash_event, pay_all, payment
 from ..words import company_names, count
 from .round import expansion_budget
@@ -33,16 +34,27 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
                    ) -> tuple[dict[str, Any], list[OrderError]]:
     errors: list[OrderError] = []
     segments: list[dict[str, Any]] = []
-    for line in lines:
+    allowance = Allowance()
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
+            break
+        long = too_long(line)
+        if long:
+            errors.append(long)
+            continue
         header = _EXPAND.match(line.text)
         if not header:
-            first = line.text.split()[0] if line.text.split() else line.text
+            words = line.text.split(None, 1)
+            first = words[0] if words else line.text
             errors.append(line.syntax(f"expected 'expand: {segment_example(hexmap)}' (this turn is the expansion "
                                       f"after race round "
-                                      f"{state['race_round']}), not {first!r}"
-                                      f"{suggestion(first.rstrip(':'), ['expand'])}"))
+                                      f"{state['race_round']}), not {shown(first)}"
+                                      f"{hint(first.rstrip(':'), ['expand'])}"))
             continue
-        segments += SegmentReader(hexmap, state["companies"], line, header.end(), errors).read(line.text[header.end():])
+        reader = SegmentReader(hexmap, state["companies"], line, header.end(), errors, allowance)
+        segments += reader.read(line.text[header.end():])
     budget = expansion_budget(state)
     builder, rivals = planning_builder(state, hexmap, player)
     cursor = Cursor(builder, segments, budget, lenient=True, limit="the budget of").run_all()
