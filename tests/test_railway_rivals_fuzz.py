@@ -114,10 +114,11 @@ def test_mutated_order_files_give_order_errors_only(kind: str) -> None:
         _parse(kind, _mutate(_valid(kind, rng), rng))
 
 
-ODD = [f"round {d}: (0506) 0507" for d in ODD_DIGITS] + [f"round 1: ({d}) 0507" for d in ODD_DIGITS] + \
-      [f"round 1: (0506) 0507 total {d}" for d in ODD_DIGITS] + [f"round 1: (0506) {d}{d}{d}{d}" for d in ODD_DIGITS] + \
-      ["round 1: (0506) 0507 total " + "7" * 5000, "round " + "1" * 5000 + ": (0506) 0507",
-       "round 1: (" + "5" * 4301 + ") 0507", "round 1: (0506) " + "0" * 10_000]
+ODD = ([f"round {d}: (0506) 0507" for d in ODD_DIGITS] + [f"round 1: ({d}) 0507" for d in ODD_DIGITS]
+       + [f"round 1: (0506) 0507 total {d}" for d in ODD_DIGITS]
+       + [f"round 1: (0506) {d}{d}{d}{d}" for d in ODD_DIGITS]
+       + ["round 1: (0506) 0507 total " + "7" * 5000, "round " + "1" * 5000 + ": (0506) 0507",
+          "round 1: (" + "5" * 4301 + ") 0507", "round 1: (0506) " + "0" * 10_000])
 
 
 @pytest.mark.parametrize("text", ODD, ids=range(len(ODD)))
