@@ -168,6 +168,7 @@ def test_operating_reports_in_every_format(game, fmt: str) -> None:
         route, stood = line.split("; after each turn: ")
         assert " ran " in route and len(stood.split(", ")) == len(f["trace"]) == len(f["rolls"])
         assert fmt != "text" or f"    {line}\n" in text
+        assert fmt != "bbcode" or f"\n{line}\n" in text  # each on its own line
     n, after, events = by_phase["expansion after race round 2"]
     text = render_report(context(after, events, "blue", n), fmt, game_name=GAME.name)
     assert "budget 8" in text.lower() and "race round 3" in text.lower()
