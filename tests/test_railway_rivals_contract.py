@@ -152,3 +152,13 @@ def test_the_examples_in_build_forms_are_hexes_of_the_map(game) -> None:
             form = GAME.order_form(GAME.view(before, p), p)
             labels = re.findall(r"\b\d{4}\b", form)
             assert labels and all(grid.contains(h) for h in labels), form
+
+
+def test_simulation_figures_of_finished_games(game) -> None:
+    final = game[-1][1]
+    figures = GAME.simulation_figures([final, {"stage": "build"}])
+    cash = sorted(final["cash"].values(), reverse=True)
+    assert figures["winner's cash (mean)"] == cash[0]
+    assert figures["winning margin over the second (mean)"] == cash[0] - cash[1]
+    assert figures["race entries per game (mean)"] == sum(final["races_entered"].values())
+    assert GAME.simulation_figures([{"stage": "build"}]) == {}

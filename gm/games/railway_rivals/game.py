@@ -91,6 +91,23 @@ class RailwayRivals(Game):
             return f"expansion after race round {state['race_round']}"
         return f"race round {state['race_round']} of {state['options']['race_rounds']}"
 
+    def simulation_figures(self, finals) -> dict:
+        """`gm simulate`: how the games of bots ended, in Railway Rivals' own terms."""
+        over = [s for s in finals if s.get("stage") == "over" and s.get("ranking")]
+        if not over:
+            return {}
+        cash = [sorted(s["cash"].values(), reverse=True) for s in over]
+        entered = [sum(s["races_entered"].values()) for s in over]
+        won = [sum(s["races_won"].values()) for s in over]
+        return {
+            "winner's cash (mean)": round(sum(c[0] for c in cash) / len(over), 1),
+            "winning margin over the second (mean)": round(sum(c[0] - c[1] for c in cash if len(c) > 1) / len(over), 1),
+            "companies overdrawn at the end (share)": round(sum(v < 0 for s in over for v in s["cash"].values())
+                                                             / sum(len(s["cash"]) for s in over), 3),
+            "race entries per game (mean)": round(sum(entered) / len(over), 1),
+            "races won per game (mean)": round(sum(won) / len(over), 1),
+        }
+
     def summary(self, state) -> str:
         if state["stage"] == "over":
             return "the game is over: " + ", ".join(
