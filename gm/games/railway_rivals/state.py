@@ -15,38 +15,44 @@ from gm.hexmap.model import HexMap
 from gm.names import match, suggestion
 
 from ..base import Option
-from .links import link_key, link_problem
+from .build.links import link_key, link_problem
 from .palette import COLOURS, default_colours
+from .reading import small_number
 
 ROUNDS = 3
 OPTIONS: dict[str, Option] = {
     "leapfrog": Option(None, "leaps up to leap_length hexes along a rival's track (default: the map's "
                              "rules, else off)", kind=bool),
-    "leap_length": Option(3, "how many hexes of a rival's track one leap may cover", kind=int),
-    "leaps_per_rival": Option(2, "leaps each company may make over each rival's track", kind=int),
+    "leap_length": Option(3, "how many hexes of a rival's track one leap may cover", kind=int, low=1, high=20),
+    "leaps_per_rival": Option(2, "leaps each company may make over each rival's track", kind=int, low=1, high=99),
     "arrival_ties": Option("share", "two companies reaching a new town on the same pip: share (each gets "
                                     "the full bonus) or roll (a die decides who is first)",
                            choices=("share", "roll"), kind=str),
-    "starting_cash": Option(20, "cash (thousands) each company starts with", kind=int),
-    "town_bonus": Option(6, "cash for the first company to enter a numbered town", kind=int),
+    "starting_cash": Option(20, "cash (thousands) each company starts with", kind=int, low=0, high=10_000),
+    "town_bonus": Option(6, "cash for the first company to enter a numbered town", kind=int, low=0, high=1_000),
     "interest_percent": Option(20, "interest taken from an overdraft at the start of each turn "
-                                   "(rounded up)", kind=int),
-    "build_turns": Option(6, "build turns before the operating stage", kind=int),
-    "race_rounds": Option(6, "rounds of races in the operating stage", kind=int),
-    "max_entries": Option(4, "races a company may enter in one round", kind=int),
-    "fee_cap": Option(10, "most a company may pay one rival in fees for one race", kind=int),
-    "winner_prize": Option(20, "cash for winning a race (special runs pay double)", kind=int),
-    "runner_up_prize": Option(10, "cash for the runner-up (tied runners-up share it, rounded up)", kind=int),
-    "tie_prize": Option(15, "cash for each company tied for first", kind=int),
+                                   "(rounded up)", kind=int, low=0, high=100),
+    "build_turns": Option(6, "build turns before the operating stage", kind=int, low=1, high=50),
+    "race_rounds": Option(6, "rounds of races in the operating stage", kind=int, low=1, high=50),
+    "max_entries": Option(4, "races a company may enter in one round", kind=int, low=1, high=50),
+    "fee_cap": Option(10, "most a company may pay one rival in fees for one race", kind=int, low=0, high=1_000),
+    "winner_prize": Option(20, "cash for winning a race (special runs pay double)", kind=int, low=0, high=1_000),
+    "runner_up_prize": Option(10, "cash for the runner-up (tied runners-up share it, rounded up)", kind=int,
+                              low=0, high=1_000),
+    "tie_prize": Option(15, "cash for each company tied for first", kind=int, low=0, high=1_000),
     "expansion_budget": Option(10, "pips a company may buy (1 cash each) after the first round of races",
-                               kind=int),
-    "expansion_step": Option(2, "how much the expansion budget falls after each further round", kind=int),
-    "nmr": Option("nothing", "a company without orders: nothing (builds nothing) or bot (a default "
-                             "build towards the nearest unreached town)", choices=("nothing", "bot"), kind=str),
+                               kind=int, low=0, high=1_000),
+    "expansion_step": Option(2, "how much the expansion budget falls after each further round", kind=int,
+                             low=0, high=1_000),
 }
 SETUP_KEYS = ("cash", "track", "towns_reached", "build_dice", "build_turn", "ferries", "leaps", "companies",
               "foreign_track", "stage", "schedule", "race_round", "operate_phase", "carried_over", "races_won",
               "races_entered")
+# what every viewer sees (the game hides nothing): the state's keys, named one by one
+VIEW_KEYS = ("map", "map_name", "options", "players", "companies", "stage", "build_turn", "build_turns",
+             "build_dice", "cash", "track", "built", "towns_reached", "payments", "ferries", "leaps",
+             "foreign_track", "nmr", "cash_history", "operate_phase", "race_round", "schedule", "schedule_rules",
+             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner", "last_turn")
 
 
 def game_map(state: dict[str, Any]) -> HexMap:
@@ -54,21 +60,18 @@ def game_map(state: dict[str, Any]) -> HexMap:
 
 
 def read_game_options(options: dict[str, Any], hexmap: HexMap) -> dict[str, Any]:
-    """Every option: the campaign's where it set one, else the map's `rules:`, else the default."""
+    """Every option: the campaign's where it set one, else the map's `rules:`, else the default.
+    Each value is read by its Option (kind, choices, range), so a map's rules are checked as
+    strictly as the campaign's options; an option the game no longer has (an old `nmr`) is dropped."""
     chosen = {}
     for key, option in OPTIONS.items():
         value = options.get(key, option.default)
         if value == option.default and key in hexmap.rules:
-            value = option.read(key, hexmap.rules[key])
-        chosen[key] = option.read(key, value) if isinstance(value, str) else value
+            value = hexmap.rules[key]
+        chosen[key] = option.read(key, value)
+        if option.kind is int and (isinstance(chosen[key], bool) or not isinstance(chosen[key], int)):
+            raise UsageError(f"option {key} takes a whole number, not {chosen[key]!r}")
     chosen["leapfrog"] = bool(chosen["leapfrog"])
-    for key in ("leap_length", "leaps_per_rival", "build_turns", "race_rounds", "max_entries"):
-        if not isinstance(chosen[key], int) or chosen[key] < 1:
-            raise UsageError(f"option {key} must be a whole number of at least 1, not {chosen[key]!r}")
-    for key in ("starting_cash", "town_bonus", "interest_percent", "fee_cap", "winner_prize", "runner_up_prize",
-                "tie_prize", "expansion_budget", "expansion_step"):
-        if not isinstance(chosen[key], int) or chosen[key] < 0:
-            raise UsageError(f"option {key} must be a whole number of at least 0, not {chosen[key]!r}")
     return chosen
 
 
@@ -98,6 +101,7 @@ def new_state(map_name: str, hexmap: HexMap, players: list[str], options: dict[s
         "leaps": {p: [] for p in players},
         "foreign_track": {},
         "nmr": [],
+        "last_turn": "set-up",
     }
 
 
@@ -110,11 +114,7 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
         if key not in SETUP_KEYS:
             raise UsageError(f"a Railway Rivals set-up cannot set {key!r}{suggestion(key, SETUP_KEYS)}; "
                              f"it sets {', '.join(SETUP_KEYS)}")
-    def who(p: Any, what: str) -> str:
-        if str(p) not in players:
-            raise UsageError(f"set-up {what}: {p!r} is not a player{suggestion(str(p), players)}")
-        return str(p)
-
+    who = _player_checker(players)
     for p, value in (overrides.get("cash") or {}).items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise UsageError(f"set-up cash: {p}'s cash must be a whole number (thousands), not {value!r}")
@@ -124,7 +124,7 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
     if "towns_reached" in overrides:
         new["towns_reached"] = {}
         for number, reached in (overrides["towns_reached"] or {}).items():
-            town = hexmap.towns.get(int(number)) if str(number).isdigit() else None
+            town = hexmap.towns.get(int(number)) if small_number(str(number), 2) is not None else None
             if town is None:
                 raise UsageError(f"set-up towns_reached: {number!r} is not a town number on this map")
             new["towns_reached"][str(town.number)] = [who(p, "towns_reached") for p in reached or []]
@@ -144,8 +144,26 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
             raise UsageError(f"set-up stage is build or operate, not {overrides['stage']!r}")
         new["stage"] = overrides["stage"]
     if new["stage"] == "operate":
-        from .setup_operate import apply_operate_setup  # the operating stage's own keys
+        from .operate.setup import apply_operate_setup  # the operating stage's own keys
         new = apply_operate_setup(new, hexmap, overrides)
+    _apply_network(new, hexmap, overrides, who)
+    colours = [c["colour"] for c in new["companies"].values()]
+    if len(set(colours)) != len(colours):
+        raise UsageError("set-up companies: two companies have the same colour")
+    return new
+
+
+def _player_checker(players: list[str]):
+    def who(p: Any, what: str) -> str:
+        if str(p) not in players:
+            raise UsageError(f"set-up {what}: {p!r} is not a player{suggestion(str(p), players)}")
+        return str(p)
+    return who
+
+
+def _apply_network(new: dict[str, Any], hexmap: HexMap, overrides: dict[str, Any], who) -> None:
+    """The set-up's ferries, leaps, companies and foreign track."""
+    players = new["players"]
     if "ferries" in overrides:
         new["ferries"] = {}
         for ferry_id, owner in (overrides["ferries"] or {}).items():
@@ -168,10 +186,6 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
             if found is None:
                 raise UsageError(f"set-up foreign_track: no foreign country {name!r}{suggestion(str(name), names)}")
             new["foreign_track"][found] = _read_track(hexmap, links, f"set-up foreign track of {found}")
-    colours = [c["colour"] for c in new["companies"].values()]
-    if len(set(colours)) != len(colours):
-        raise UsageError("set-up companies: two companies have the same colour")
-    return new
 
 
 def _read_track(hexmap: HexMap, links: Any, what: str) -> list[list[str]]:
