@@ -100,3 +100,18 @@ def test_replay_shows_the_first_difference_in_full(tmp_path):
     long_name = "a-very-long-name-" + "x" * 100
     assert problems[0] == (f'turn 1: state: players: stored ["ann", "bob", "{long_name}"], '
                            'replayed ["ann", "bob"]'), problems
+
+
+def test_an_old_railway_rivals_nmr_option_is_the_campaign_policy(tmp_path):
+    """Campaign files from before the option folded into nmr_policy keep working: `nmr: bot`."""
+    camp = tmp_path / "rr"
+    engine.new_campaign(camp, "railway-rivals", ["ann", "bob"], map_name="tutorial", master=bytes(32))
+    config = yaml.safe_load((camp / "campaign.yaml").read_text())
+    config["options"]["nmr"] = "bot"
+    (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
+    (camp / "turns" / "000" / "settings.yaml").unlink()  # as an old campaign has none
+    result = engine.resolve(Campaign(camp), force=True)
+    settings = yaml.safe_load((camp / "turns" / "001" / "settings.yaml").read_text())
+    assert settings["applied_policy"] == "bot" and "nmr" not in settings["options"]
+    assert result.nmr == ["ann", "bob"] and any(e["kind"] == "build" for e in result.events)
+    assert audit.replay(Campaign(camp)) == []
