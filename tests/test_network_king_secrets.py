@@ -18,6 +18,7 @@ from gm.errors import OrderErrors
 from gm.games.network_king import GAME
 from gm.games.network_king.cards import card_name, card_title
 from gm.orders import read_frame
+from gm.viewing import visible_events
 
 SYLLABLES = ["zor", "vax", "quil", "mib", "tep", "gru", "xan", "lod", "pev", "kaz", "jub", "wix",
              "fen", "dor", "bly", "sko", "rüm", "tái", "növ", "hél"]
@@ -102,10 +103,11 @@ def test_views_events_and_forms_keep_secrets(seed):
                        else set.union(*(secrets_for(state, p) for p in PLAYERS)))
             assert_hidden(json.dumps(GAME.view(state, viewer), ensure_ascii=False), secrets,
                           f"turn {turn - 1} view for {viewer}")
-            assert_hidden(json.dumps(GAME.view_events(events, viewer), ensure_ascii=False), secrets,
+            assert_hidden(json.dumps(visible_events(events, viewer, {}), ensure_ascii=False), secrets,
                           f"turn {turn - 1} events for {viewer}")
             if viewer != "public":
-                assert_hidden(GAME.order_form(state, viewer), secrets, f"turn {turn - 1} form for {viewer}")
+                assert_hidden(GAME.order_form(GAME.view(state, viewer), viewer), secrets,
+                              f"turn {turn - 1} form for {viewer}")
                 check_error_messages(state, viewer, secrets, rng)
         if not GAME.due(state):
             break

@@ -6,14 +6,12 @@ could have written.
 from __future__ import annotations
 
 import random
-from typing import Any
-
 from ...names import fold
 from ...orders import read_frame
+from ..base import State
 from .board import MAX_STUDIOS, opponent
 from .cards import NO_PROFESSION, card_name, card_professions
 
-State = dict[str, Any]
 # what each profession's effect is written as, given the hire and a random choice of targets
 _VERB = {"Business": "draw", "Design/Writing": "relocate", "Programming/QA": "layoff",
          "Art": "rehire", "Sound": "pass", "No Name": "layoff all"}
