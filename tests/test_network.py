@@ -473,3 +473,12 @@ def test_board_png_needs_no_matplotlib_and_svg_still_works():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_nothing_is_hidden():
+    """Every viewer sees the whole game, so the secrets tests have nothing to change."""
+    from tests.support.hidden_network import perturb
+    state, _ = play(new(), "dark", "c3")
+    views = [GAME.view(state, viewer) for viewer in (None, "dark", "light", "public")]
+    assert all(v == views[0] for v in views) and views[0]["board"] == state["board"]
+    assert all(perturb(state, viewer, random.Random(1)) is None for viewer in ("dark", "light", "public"))
