@@ -72,7 +72,7 @@ def random_text(state: State, player: str, rng: random.Random) -> str:
         return text
     use = profession
     if profession == NO_PROFESSION:
-        present = sorted({h["profession"] for _, h in cards if not h["laid_off"]} - {NO_PROFESSION})
+        present = sorted({h["profession"] for _, h in cards} - {NO_PROFESSION})
         if not present:
             return text
         use = rng.choice(present)

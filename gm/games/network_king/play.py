@@ -190,12 +190,13 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
         if named != use:
             raise effect.at.error(f"'{effect.verb}' is the {use} effect, not {named}'s")
     if hire["profession"] == NO_PROFESSION:
+        # "any profession in this studio": a laid-off hire is still in it (Art rehires it there)
         present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
-                   if not h["laid_off"] and (studio["name"], sd, i) != this}
+                   if (studio["name"], sd, i) != this}
         present.discard(NO_PROFESSION)  # mimicking a mimic would have no effect of its own
         if use not in present:
             raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
-                                  f"there is no active {use} hire there"
+                                  f"there is no {use} hire there"
                                   + (f" (present: {', '.join(sorted(present))})" if present else ""))
     elif use != hire["profession"]:
         raise effect.at.error(f"'{effect.verb}' is the {use} effect, but {card_name(hire['card'])} "
