@@ -136,6 +136,19 @@ def test_deck_files(tmp_path):
     assert read_deck_option(TEN, "deck_p1", table)[0] == "Card Number 0 | Writer"
 
 
+def test_a_deck_sent_as_orders_gets_every_error_at_once_in_player_words():
+    state = GAME.setup(None, ["p1", "p2"], {"deck_p1": str(DECK_P1)}, Dice(b"s" * 32))
+    text = "Ada Lee | Programmer\nBob Ray | Juggler\nCarl \"x | Writer\nEve | a | b\n"
+    errors = errors_of(state, "p2", text)
+    assert errors[0].startswith('orders.txt:2:11: no profession fits the job title "Juggler": use a title')
+    assert "ask the GM" in errors[0] and "add one to the table" not in " ".join(errors)
+    assert errors[1].startswith("orders.txt:3:1: a name cannot hold a double quote")
+    assert errors[2].startswith("orders.txt:4:1: a card line has one '|'")
+    assert errors[3] == "orders.txt:4:1: a deck needs at least 10 cards, this one has 4"
+    # ten lines, one refused: putting that line right is enough, so no count error
+    assert len(errors_of(state, "p2", "\n".join(TEN[:9] + ["Bob | Juggler"]))) == 1
+
+
 # ---- set-up -----------------------------------------------------------------------------------
 def test_setup_order_of_dice_and_the_deal():
     dice = Dice(b"s" * 32, fixed=[2])

@@ -116,12 +116,12 @@ class NetworkKing(Game):
         if state["decks"][player] is not None:
             refuse("your deck list is already in; the game starts when both are")
         table = ProfessionTable.load(state.get("professions_file"))
-        cards, problems = read_deck_lines([(ln.number, ln.text) for ln in lines], table)
+        cards, problems = read_deck_lines([(ln.number, ln.text) for ln in lines], table, player=True)
         by_number = {ln.number: ln for ln in lines}
         errors = []
-        for number, message in problems:
+        for number, offset, message in problems:
             line = by_number.get(number)
-            errors.append(line.error(message) if line else OrderError(message))
+            errors.append(line.error(message, offset) if line else OrderError(message))
         collect(errors)
         return {"deck": cards}
 
