@@ -304,6 +304,27 @@ def test_render_draws_a_figure():
     assert type(figure).__name__ == "Figure" and figure.axes
 
 
+def test_board_cards_fill_their_panels_without_overlapping():
+    """Issue 15 item 23: cards large in their studio panels, inside them, never over each other."""
+    from gm.games.network_king.render import PANEL_W, layout
+    rng = random.Random(9)
+    state = new_game()
+    while GAME.due(state):
+        player = GAME.due(state)[0]
+        state, _ = GAME.resolve(state, {player: parse(state, player, GAME.random_orders(state, player, rng))},
+                                Dice(b"y" * 32))
+    plan = layout(GAME.view(state, "public"))
+    assert any(c.laid_off for c in plan.cards) and len(plan.cards) == 10
+    boxes = [(c.cx - c.w / 2, c.cy - c.h / 2, c.cx + c.w / 2, c.cy + c.h / 2) for c in plan.cards]
+    for (x0, y0, x1, y1), card in zip(boxes, plan.cards):
+        panel = next(s for s in plan.studios if s.x0 <= card.cx <= s.x0 + PANEL_W)
+        assert panel.x0 < x0 and x1 < panel.x0 + PANEL_W and 0 < y0 and y1 < plan.height - 0.9
+        assert card.w >= PANEL_W / 3.5  # a card upright is over a quarter of its panel's width
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], "two cards overlap"
+
+
 def test_rules_modules_do_not_import_matplotlib():
     code = ("import sys, gm.games.network_king as g, gm.games.network_king.play; "
             "print('matplotlib' in sys.modules)")
