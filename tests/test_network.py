@@ -438,6 +438,12 @@ def test_reports_through_the_engine(tmp_path):
     assert "Ann &lt;i&gt;&amp;&lt;/i&gt;" in html and "<i>&</i>" not in html
     for ext in ("md", "bbcode"):
         assert "3 . . D . . . . . 3" in (reports / f"public.{ext}").read_text(encoding="utf-8")
+    # no dice are ever rolled in Network, so no report has a dice section; receipts stay
+    for report in reports.glob("*.*"):
+        if report.suffix != ".png":
+            body = report.read_text(encoding="utf-8").split("</head>")[-1].lower()  # not the style sheet
+            assert "dice" not in body and "commitment" not in body, report.name
+    assert "RECEIPTS" in text and "Dark (Ann <i>&</i>) placed a piece on c3." in text
     assert (reports / "board.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -350,4 +350,7 @@ def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_pat
     gm_html = (campaign.turn_dir(0) / "reports" / "gm.html").read_text(encoding="utf-8")
     assert "Bobby &lt;Tables&gt;" in gm_html and "<Tables>" not in gm_html
     for ext in ("txt", "md", "bbcode", "html"):
-        assert "network king" in (campaign.turn_dir(4) / "reports" / f"ann.{ext}").read_text(encoding="utf-8").lower()
+        text = (campaign.turn_dir(4) / "reports" / f"ann.{ext}").read_text(encoding="utf-8")
+        assert "network king" in text.lower() and "(s)" not in text
+    text = (campaign.turn_dir(4) / "reports" / "bob.txt").read_text(encoding="utf-8")
+    assert "3 cards in hand" in text and "YOUR DECK (6 cards," in text

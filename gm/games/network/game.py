@@ -202,4 +202,9 @@ class NetworkGame(Game):
     def render(self, view, viewer, *, events=None, players=None):
         from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
         names = player_names(players, [view["sides"][side] for side in SIDES])
-        return BoardPicture(view, {side: names[view["sides"][side]] for side in SIDES})
+        short = {side: _short(names[view["sides"][side]]) for side in SIDES}  # the caption is one line
+        return BoardPicture(view, short)
+
+
+def _short(name: str, most: int = 24) -> str:
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"

@@ -35,8 +35,9 @@ def _hand_card(hand: list[str], word: Word, where: str = "your hand", elsewhere:
     ``elsewhere`` tells the player where their card is instead, when it is not there."""
     if word.number is not None:
         if not 1 <= word.number <= len(hand):
-            raise word.error(f"your hand has no card {word.number}: it holds {len(hand)} card(s), "
-                             f"numbered 1 to {len(hand)}" if hand else "your hand is empty")
+            holds = "1 card, numbered 1" if len(hand) == 1 else f"{len(hand)} cards, numbered 1 to {len(hand)}"
+            raise word.error(f"your hand has no card {word.number}: it holds {holds}" if hand
+                             else "your hand is empty")
         return word.number - 1
     found = [i for i, card in enumerate(hand) if fold(card_name(card)) == fold(word.text)
              or fold(card) == fold(word.text)]
