@@ -488,3 +488,29 @@ def test_nothing_is_hidden():
     views = [GAME.view(state, viewer) for viewer in (None, "dark", "light", "public")]
     assert all(v == views[0] for v in views) and views[0]["board"] == state["board"]
     assert all(perturb(state, viewer, random.Random(1)) is None for viewer in ("dark", "light", "public"))
+
+
+# ---- hostile files (issue 17 item 5): mutated orders, odd digits, 1 MB probes -----------------
+def test_mutated_order_files_raise_only_order_errors(capsys):
+    """2,000+ seeded mutations of valid orders at every stage of a game, odd digits and 1 MB
+    files: only OrderError(s), each naming its line, escape `parse`; what it accepts plays."""
+    from tests.support.network_fuzz import Tally, mutate, probes, run
+    states = playout(4)[:-1]
+    rng, tally = random.Random(17), Tally()
+    words = ["place", "move", "to", "c3", "h8", "a1", "c3-d5", "i9", "c10", "—", "d²", "e３"]
+    for i in range(2100):
+        state = states[i * 7 % len(states)]
+        player = GAME.due(state)[0]
+        text = mutate(GAME.random_orders(state, player, rng), rng, words)
+
+        def parse_and_play(lines, state=state, player=player):
+            GAME.resolve(state, {player: GAME.parse(state, player, lines)}, Dice(b"\0" * 32))
+        run(parse_and_play, [text], tally)
+    odd = [f"{verb}c{digit}" for verb in ("", "place ", "move d4 ") for digit in
+           ("²", "⑼", "３", "٣", "۳", "߂", "𝟙", "9" * 5000)]
+    run(lambda lines: GAME.parse(states[0], "dark", lines), odd + probes(), tally)
+    assert tally.crashes == [], "\n".join(tally.crashes[:10])
+    assert tally.files > 2100 and tally.accepted > 100 and tally.refused > 1000
+    with capsys.disabled():
+        print(f"\nNetwork parser fuzz: {tally.files} files, slowest {tally.slowest:.2f} s "
+              f"({tally.slowest_text[:20]!r}...)")

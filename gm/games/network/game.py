@@ -16,6 +16,7 @@ SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_
 # what every viewer sees: Network hides nothing, but the view still names each key it passes on
 VIEW_KEYS = ("board", "to_move", "placed", "winner", "end", "networks", "history", "last_move", "sides",
              "turn_order", "ply", "positions")
+MAX_ERRORS = 25  # a file past this many errors is not read further (the reply says how much is left)
 END_WORDS = {"repetition": "by repetition", "no legal move": "as neither side can move"}
 
 
@@ -131,6 +132,11 @@ class NetworkGame(Game):
             errors.append(lines[0].error(problem))
         order = None
         for i, line in enumerate(lines):
+            if len(errors) >= MAX_ERRORS:
+                rest = len(lines) - i - 1
+                errors.append(line.syntax(f"too many errors: reading stopped here ({rest} more "
+                                          f"line{'' if rest == 1 else 's'} not read)"))
+                break
             try:
                 found, offsets = read_move(line)
             except OrderError as error:
