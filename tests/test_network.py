@@ -514,3 +514,44 @@ def test_mutated_order_files_raise_only_order_errors(capsys):
     with capsys.disabled():
         print(f"\nNetwork parser fuzz: {tally.files} files, slowest {tally.slowest:.2f} s "
               f"({tally.slowest_text[:20]!r}...)")
+
+
+# ---- self-play (issue 12 item 3) ---------------------------------------------------------------
+def test_the_bot_wins_when_it_can_and_blocks_a_win():
+    from gm.games.network import bot
+    cells = board("a4 c4 c6 e6 g4", "d2 f7 b7 g2 e8")
+    state = new({"position": "/".join(to_rows(cells)) + " d"})
+    for seed in range(5):  # a winning placement, whatever the shuffle
+        after, _ = play(state, "dark", bot.choose(state, "dark", random.Random(seed))["to"])
+        assert after["winner"] == "dark"
+    # a side threatened with a network next move blocks it whenever one move can (a few games)
+    from gm.games.network.board import from_rows
+    from gm.games.network.play import _played, legal_orders
+    blocked = 0
+    for seed in range(3):
+        for before in playout(seed)[:-1]:
+            side = before["to_move"]
+            cells = from_rows(before["board"])
+            if not bot._threats(before, cells, side):
+                continue
+            moves = list(legal_orders(before, side))
+            if any(bot._wins(cells, side, o) for o in moves):
+                continue  # it wins instead
+            can = [o for o in moves if not bot._threats(before, _played(cells, side, o), side)]
+            chosen = bot.choose(before, side, random.Random(seed))
+            if can:
+                assert not bot._threats(before, _played(cells, side, chosen), side)
+                blocked += 1
+    assert blocked >= 3
+    light_turn = new({"position": "/".join(to_rows(cells)) + " l"})
+    order = GAME.bot_orders(light_turn, "light")
+    assert GAME.bot_orders(light_turn, "light") == order  # the NMR bot replays the same
+    assert GAME.bot_orders(light_turn, "dark") is None  # not Dark's turn
+
+
+def test_simulation_figures_from_self_play():
+    finals = [playout(seed)[-1] for seed in range(6)]
+    figures = GAME.simulation_figures(finals)
+    assert figures["Dark (moves first) wins"] + figures["Light wins"] + figures["draws"] == 1
+    assert set(figures) >= {"draws by repetition", "games reaching the moving stage"}
+    assert all(GAME.outcome(s)["winners"] in ([s["sides"]["dark"]], [s["sides"]["light"]], []) for s in finals)

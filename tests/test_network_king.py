@@ -149,6 +149,16 @@ def test_a_deck_sent_as_orders_gets_every_error_at_once_in_player_words():
     assert len(errors_of(state, "p2", "\n".join(TEN[:9] + ["Bob | Juggler"]))) == 1
 
 
+def test_the_gm_may_name_the_starting_player():
+    dice = Dice(b"s" * 32)
+    opts = {"deck_p1": str(DECK_P1), "deck_p2": str(DECK_P2), "starter": "first"}
+    state = GAME.setup(None, ["ann", "bob"], opts, dice)
+    assert state["starting_player"] == "ann" and "starting player" not in [r["label"] for r in dice.log]
+    assert GAME.view(state, "public")["starter"] == "first"
+    with pytest.raises(UsageError, match="option starter is one of die, first, second"):
+        GAME.setup(None, ["ann", "bob"], dict(opts, starter="last"), Dice(b"s" * 32))
+
+
 # ---- set-up -----------------------------------------------------------------------------------
 def test_setup_order_of_dice_and_the_deal():
     dice = Dice(b"s" * 32, fixed=[2])
@@ -354,3 +364,33 @@ def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_pat
         assert "network king" in text.lower() and "(s)" not in text
     text = (campaign.turn_dir(4) / "reports" / "bob.txt").read_text(encoding="utf-8")
     assert "3 cards in hand" in text and "YOUR DECK (6 cards," in text
+
+
+# ---- self-play (issue 12 item 3) ---------------------------------------------------------------
+def test_the_bot_plays_the_winning_hire_and_replays_the_same():
+    writer = {"card": "Ovo Ubu", "title": "Writer", "profession": "Design/Writing"}
+    state = GAME.apply_setup(new_game(), {
+        "starting_player": "p2", "to_move": "p1",
+        "hands": {"p1": ["Ada Lovelace | Writer"], "p2": []},
+        "studios": [{"name": "Tokyo", "hires": {"p1": [dict(writer)]}},
+                    {"name": "Osaka", "hires": {}}, {"name": "Kyoto", "hires": {}}]})
+    for seed in range(4):  # Osaka or Kyoto wins; Tokyo (already held) loses on the ties
+        text = GAME.random_orders(state, "p1", random.Random(seed))
+        after, _ = GAME.resolve(state, {"p1": parse(state, "p1", text)}, Dice(b"b" * 32))
+        assert after["winner"] == "p1", text
+    orders = GAME.bot_orders(state, "p1")
+    assert orders == GAME.bot_orders(state, "p1") and GAME.bot_orders(state, "p2") is None
+
+
+def test_simulation_figures_from_self_play():
+    finals = []
+    for seed in range(4):
+        rng, state = random.Random(seed), new_game(fixed=())
+        while GAME.due(state):
+            player = GAME.due(state)[0]
+            state, _ = GAME.resolve(state, {player: parse(state, player, GAME.random_orders(state, player, rng))},
+                                    Dice(bytes([seed]) * 32))
+        finals.append(state)
+    figures = GAME.simulation_figures(finals)
+    assert 0 <= figures["starting player wins"] <= 1 and 0 <= figures["studios never opened, per game"] <= 3
+    assert set(figures) >= {"first seat starts", "wins with all 3 studios", "studios tied or empty, per game"}

@@ -10,7 +10,8 @@ from ...orders import OrderLine, collect
 from ..base import Game, Option, Outcome, State, player_names, player_ref
 from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
-from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
+from . import bot
+from .play import TURN_ORDERS, new_state, order_problem, placing, play, settle
 
 SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
 # what every viewer sees: Network hides nothing, but the view still names each key it passes on
@@ -119,6 +120,18 @@ class NetworkGame(Game):
         return {"winners": [state["sides"][winner]], "ranking": [[state["sides"][winner]], [loser]],
                 "reason": f"{TITLE[winner]} completed the network {' '.join(state['networks'][winner])}"}
 
+    def simulation_figures(self, finals) -> dict[str, float]:
+        """Self-play balance: the first player's (Dark's) edge, draws, how far games get."""
+        done = [s for s in finals if s["winner"]] or [{"winner": None}]
+        share = lambda test: round(sum(1 for s in done if test(s)) / len(done), 3)  # noqa: E731
+        return {
+            "Dark (moves first) wins": share(lambda s: s["winner"] == "dark"),
+            "Light wins": share(lambda s: s["winner"] == "light"),
+            "draws": share(lambda s: s["winner"] == "draw"),
+            "draws by repetition": share(lambda s: s.get("end") == "repetition"),
+            "games reaching the moving stage": share(lambda s: any("-" in m for m in s.get("history", []))),
+        }
+
     def side_of(self, state, player: str) -> str | None:
         return next((side for side in SIDES if state["sides"][side] == player), None)
 
@@ -177,12 +190,20 @@ class NetworkGame(Game):
     def default_orders(self, state, player):
         return None  # Network waits for the player to move: no move is made for them
 
+    def bot_orders(self, state, player):
+        """The `bot` NMR policy: the self-play bot's move, chosen the same way on every replay."""
+        side = self.side_of(state, player)
+        if self._turn_problem(state, player, side):
+            return None
+        return bot.choose(state, side, bot.position_rng(state))
+
     def random_orders(self, state, player: str, rng: random.Random) -> str:
+        """The self-play bot's move (bot.py: wins when it can, blocks, else random), as text."""
         side = self.side_of(state, player)
         problem = self._turn_problem(state, player, side)
         if problem:
             raise UsageError(problem)
-        order = next(legal_orders(state, side, rng))
+        order = bot.choose(state, side, rng)
         return ("place " if order["kind"] == "place" else "move ") + canonical(order).replace("-", " ")
 
     def order_form(self, view, player: str) -> str:
