@@ -1,6 +1,7 @@
 """Network King: cards, the keyword table, set-up, orders, views, rendering and the rules cases."""
 from __future__ import annotations
 
+import io
 import json
 import random
 import subprocess
@@ -311,7 +312,47 @@ def test_render_draws_a_figure():
     orders = parse(state, "p1", GAME.random_orders(state, "p1", random.Random(2)))
     state, _ = GAME.resolve(state, {"p1": orders}, Dice(b"x" * 32))
     figure = GAME.render(GAME.view(state, "public"), "public")
-    assert type(figure).__name__ == "Figure" and figure.axes
+    for fmt, magic in (("png", b"\x89PNG"), ("svg", b"<?xml")):
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format=fmt)
+        assert buffer.getvalue().startswith(magic)
+
+
+def test_board_png_keeps_the_matplotlib_look():
+    """Issue 16 item 1: the PNG is drawn by Pillow from the same layout as the matplotlib figure
+    (still used for SVG); the two pictures agree within a small tolerance."""
+    from PIL import Image, ImageChops, ImageStat
+
+    from gm.games.network_king.render import draw_board
+    from gm.pictures import figure_bytes
+    rng, state = random.Random(9), new_game()
+    while GAME.due(state):
+        player = GAME.due(state)[0]
+        state, _ = GAME.resolve(state, {player: parse(state, player, GAME.random_orders(state, player, rng))},
+                                Dice(b"z" * 32))
+    view = GAME.view(state, "p1")
+    players = [{"id": "p1", "name": "Ann", "colour": "#1f77b4"}, {"id": "p2", "name": "Bob", "colour": "#d62728"}]
+    pillow = Image.open(io.BytesIO(figure_bytes(GAME.render(view, "p1", players=players), "png"))).convert("L")
+    drawn = Image.open(io.BytesIO(figure_bytes(draw_board(view, players), "png"))).convert("L")
+    assert pillow.size == drawn.size
+    small = (pillow.width // 8, pillow.height // 8)
+    difference = ImageChops.difference(pillow.resize(small, Image.BOX), drawn.resize(small, Image.BOX))
+    assert ImageStat.Stat(difference).mean[0] < 6  # measured 2.8; the same picture 8 px to the right: 6.5
+    blank = Image.new("L", pillow.size, 255)  # and the comparison can fail: a blank picture differs
+    assert ImageStat.Stat(ImageChops.difference(blank.resize(small), drawn.resize(small, Image.BOX))).mean[0] > 20
+
+
+def test_board_png_needs_no_matplotlib():
+    code = ("import io, sys\n"
+            "from gm import games, dice\n"
+            "from gm.pictures import figure_bytes\n"
+            "g = games.get('network-king')\n"
+            f"decks = {{'deck_p1': {str(DECK_P1)!r}, 'deck_p2': {str(DECK_P2)!r}}}\n"
+            "s = g.setup(None, ['a', 'b'], decks, dice.Dice(bytes(32)))\n"
+            "assert figure_bytes(g.render(g.view(s, 'a'), 'a'), 'png')[:4] == b'\\x89PNG'\n"
+            "assert 'matplotlib' not in sys.modules, 'PNG pulled in matplotlib'\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
 
 
 def test_board_cards_fill_their_panels_without_overlapping():

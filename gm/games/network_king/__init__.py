@@ -188,8 +188,8 @@ class NetworkKing(Game):
         return []
 
     def render(self, view: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
-        from .render import draw_board
-        return draw_board(view, players)
+        from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
+        return BoardPicture(view, players)
 
     def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
         return apply_overrides(state, overrides)
