@@ -22,10 +22,14 @@ class BoardPicture:
         self.view, self.players = view, players
         self.gm_dpi = 100
 
+    def figure(self):
+        """The same picture as a matplotlib Figure (SVG, and tests that read its texts)."""
+        from .render import draw_board
+        return draw_board(self.view, self.players)
+
     def savefig(self, target, format: str = "png", dpi: int | None = None) -> None:  # noqa: A002 - as Figure
         if format != "png":
-            from .render import draw_board
-            draw_board(self.view, self.players).savefig(target, format=format, dpi=dpi or self.gm_dpi)
+            self.figure().savefig(target, format=format, dpi=dpi or self.gm_dpi)
             return
         from PIL import Image
         image = draw_png(layout(self.view, self.players))

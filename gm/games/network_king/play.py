@@ -195,14 +195,7 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
         if named != use:
             raise effect.at.error(f"'{effect.verb}' is the {use} effect, not {named}'s")
     if hire["profession"] == NO_PROFESSION:
-        # "any profession in this studio": a laid-off hire is still in it (Art rehires it there)
-        present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
-                   if (studio["name"], sd, i) != this}
-        present.discard(NO_PROFESSION)  # mimicking a mimic would have no effect of its own
-        if use not in present:
-            raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
-                                  f"there is no {use} hire there"
-                                  + (f" (present: {', '.join(sorted(present))})" if present else ""))
+        _check_mimic(studio, this, use, effect)
     elif use != hire["profession"]:
         raise effect.at.error(f"'{effect.verb}' is the {use} effect, but {card_name(hire['card'])} "
                               f"is hired as {hire['profession']}")
@@ -244,6 +237,18 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
     elif use == "Art":
         out.update(rehire=_board_card(state, player, effect.targets[0], studio=studio, laid_off=True))
     return out
+
+
+def _check_mimic(studio: dict, this: tuple, use: str, effect: Effect) -> None:
+    """No Profession mimics "any profession in this studio": a laid-off hire is still in it (Art
+    rehires it there); mimicking another No Profession would have no effect of its own."""
+    present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
+               if (studio["name"], sd, i) != this}
+    present.discard(NO_PROFESSION)
+    if use not in present:
+        raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
+                              f"there is no {use} hire there"
+                              + (f" (present: {', '.join(sorted(present))})" if present else ""))
 
 
 def _active_others(studio: dict, this: tuple) -> int:
