@@ -81,10 +81,11 @@ class NetworkKing(Game):
         phase = self.phase(state)
         if phase == "decks":
             return "waiting for deck lists from " + ", ".join(self.due(state))
-        sizes = ", ".join(f"{p} holds {len(state['hands'][p])}" for p in state["players"])
         if phase == "over":
-            return f"over: {state['winner']} wins ({sizes})"
-        return f"{state['to_move']} to hire ({sizes})"
+            held = sum(1 for owner in state["studio_owner"].values() if owner == state["winner"])
+            return f"{state['winner']} won, holding {held} of 3 studios"
+        sizes = ", ".join(f"{p} {len(state['hands'][p])}" for p in state["players"])
+        return f"{state['to_move']} to hire (cards in hand: {sizes})"
 
     def outcome(self, state: State) -> Outcome | None:
         winner = state.get("winner")
