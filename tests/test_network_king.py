@@ -146,6 +146,12 @@ def test_a_deck_sent_as_orders_gets_every_error_at_once_in_player_words():
     assert errors[1].startswith("orders.txt:3:1: a name cannot hold a double quote")
     assert errors[2].startswith("orders.txt:4:1: a card line has one '|'")
     assert errors[3] == "orders.txt:4:1: a deck needs at least 10 cards, this one has 4"
+    # a deck of at most 200 cards; reading stops after 25 errors, saying where
+    long = errors_of(state, "p2", "\n".join(TEN * 21))
+    assert long == ["orders.txt:201:1: a deck holds at most 200 cards: reading stopped here (10 more lines not read)"]
+    many = errors_of(state, "p2", "Bob | Juggler\n" * 40)
+    assert len(many) == 26
+    assert many[-1] == "orders.txt:26:1: too many errors: reading stopped here (15 more lines not read)"
     # ten lines, one refused: putting that line right is enough, so no count error
     assert len(errors_of(state, "p2", "\n".join(TEN[:9] + ["Bob | Juggler"]))) == 1
 

@@ -96,6 +96,9 @@ def test_mutated_order_files_raise_only_order_errors(capsys):
     odd = [f"hire {n} to Tokyo" for n in ("²", "⑼", "１", "٣", "۳", "߂", "𝟙", "9" * 5000, "0" * 20 + "1")]
     odd += [f'hire 1 to Tokyo as Business; effect: draw "Ada Lovelace", bottom {n}' for n in ("²", "9" * 5000)]
     run(lambda lines: GAME.parse(start, mover, lines), odd + probes(), tally)
+    decks = POSITIONS[-1]  # deck lists as orders: big ones, and one title over and over
+    big_lists = ["a | b\n" * 200_000, "Ann | Writer\n" * 100_000, "x | " + "Writer " * 150_000, "|" * (1 << 20)]
+    run(lambda lines: GAME.parse(decks, "p1", lines), big_lists + probes()[:4], tally)
     assert tally.crashes == [], "\n".join(tally.crashes[:10])
     assert tally.files > 2100 and tally.accepted > 100 and tally.refused > 1000
     with capsys.disabled():

@@ -21,6 +21,8 @@ NO_NAME = "No Name"
 NO_PROFESSION = "No Profession"
 ALL_PROFESSIONS = PROFESSIONS + (NO_NAME, NO_PROFESSION)
 MIN_DECK = 10
+MAX_DECK = 200      # no rule caps a deck; this keeps a campaign's state readable
+MAX_PROBLEMS = 25   # a deck list past this many errors is not read further
 MAX_NAME = 60
 
 # what a player may write after "as" (folded) -> the profession
@@ -221,28 +223,42 @@ def title_table(cards: Iterable[str], table: ProfessionTable) -> dict[str, list[
 def read_deck_lines(lines: list[tuple[int, str]], table: ProfessionTable | None, *,
                     player: bool = False) -> tuple[list[str], list[tuple[int, int, str]]]:
     """Cards of a deck list given as (line number, text), and every problem at once as (line,
-    offset in the text, message). Titles are checked against ``table`` (None: not yet, the table is
-    not known); ``player``: the list came from a player, whose messages say what they can do."""
+    offset in the text, message), up to MAX_PROBLEMS (then one more says where reading stopped).
+    Titles are checked against ``table`` (None: not yet, the table is not known); ``player``: the
+    list came from a player, whose messages say what they can do."""
     cards, problems, refused = [], [], 0
-    for number, text in lines:
+    checked: dict[str, str | None] = {}  # title -> why it fits no profession (each title once)
+    for index, (number, text) in enumerate(lines):
         body = text.split("#", 1)[0].rstrip()  # '#' starts a comment, as in order files
         if not body.strip():
             continue
+        if len(problems) >= MAX_PROBLEMS or len(cards) + refused >= MAX_DECK:
+            rest = len(lines) - index
+            why = ("too many errors" if len(problems) >= MAX_PROBLEMS
+                   else f"a deck holds at most {MAX_DECK} cards")
+            problems.append((number, 0, f"{why}: reading stopped here ({rest} more line"
+                                        f"{'' if rest == 1 else 's'} not read)"))
+            return cards, problems
         try:
             card = read_card_line(body.strip())
-            if table is not None and not is_no_name(card_name(card)) \
-                    and fold(card_title(card)) != fold(NO_PROFESSION):
-                table.professions(card_title(card))
-        except UnknownTitle as exc:
-            where = body.index("|") + 1
-            where += len(body[where:]) - len(body[where:].lstrip())
-            problems.append((number, where, exc.for_player() if player else str(exc)))
-            refused += 1
-            continue
         except ValueError as exc:
             problems.append((number, len(body) - len(body.lstrip()), str(exc)))
             refused += 1
             continue
+        title = card_title(card)
+        if table is not None and not is_no_name(card_name(card)) and fold(title) != fold(NO_PROFESSION):
+            if title not in checked:
+                try:
+                    table.professions(title)
+                    checked[title] = None
+                except UnknownTitle as exc:
+                    checked[title] = exc.for_player() if player else str(exc)
+            if checked[title]:
+                where = body.index("|") + 1
+                where += len(body[where:]) - len(body[where:].lstrip())
+                problems.append((number, where, checked[title]))
+                refused += 1
+                continue
         cards.append(card)
     if len(cards) + refused < MIN_DECK:  # too short even once every refused line is put right
         last = lines[-1][0] if lines else 1
