@@ -183,7 +183,7 @@ def test_placing_then_phase_and_summary():
     assert GAME.phase(state) == "placing"
     assert GAME.summary(state) == "Dark to place (0 of 10 pieces on the board)"
     state, events = play(state, "dark", "place c3")
-    assert events[0]["text"] == "Dark placed a piece on c3."
+    assert events[0]["text"] == "Dark (@{dark}) placed a piece on c3."
     assert GAME.due(state) == ["light"]
     assert state["last_move"] == {"side": "dark", "kind": "place", "to": "c3"}
 
@@ -235,11 +235,11 @@ def test_resolve_waits_without_orders_and_refuses_illegal_ones():
 def test_default_orders_and_order_form():
     state = new()
     assert GAME.default_orders(state, "dark") is None
-    form = GAME.order_form(state, "dark")
+    form = GAME.order_form(GAME.view(state, "dark"), "dark")
     assert "place c3" in form and all(line.startswith("#") for line in form.splitlines())
-    assert "No orders are due" in GAME.order_form(state, "light")
+    assert "No orders are due" in GAME.order_form(GAME.view(state, "light"), "light")
     moving = new({"position": "/".join(TEN) + " d"})
-    assert "move c3 d5" in GAME.order_form(moving, "dark")
+    assert "move c3 d5" in GAME.order_form(GAME.view(moving, "dark"), "dark")
     # the form parses as an empty order file (comments only): it never carries a move by itself
     assert read_frame(form).lines == []
 
@@ -252,6 +252,9 @@ def test_win_ends_the_game():
     assert GAME.phase(state) == "over"
     assert events[-1]["network"] == ["a4", "c4", "c6", "e6", "g4", "h4"]
     assert GAME.summary(state) == "Dark won with the network a4 c4 c6 e6 g4 h4"
+    assert GAME.outcome(state) == {"winners": ["dark"], "ranking": [["dark"], ["light"]],
+                                   "reason": "Dark completed the network a4 c4 c6 e6 g4 h4"}
+    assert GAME.outcome(new()) is None
     assert "game is over" in errors_of(state, "light", "c5")[0]
     with pytest.raises(UsageError):
         GAME.random_orders(state, "light", random.Random(1))
@@ -410,7 +413,7 @@ def test_render_png_and_svg():
     cells = board("a4 c4 c6 e6 g4", "d2 f7 b7 g2 e8")
     state, _ = play(new({"position": "/".join(to_rows(cells)) + " d"}), "dark", "h4")
     for state_to_draw in (new(), state):
-        figure = GAME.render(state_to_draw, None)
+        figure = GAME.render(GAME.view(state_to_draw, None), None)
         for fmt, magic in (("png", b"\x89PNG"), ("svg", b"<?xml")):
             buffer = io.BytesIO()
             figure.savefig(buffer, format=fmt)
@@ -435,6 +438,12 @@ def test_reports_through_the_engine(tmp_path):
     assert "Ann &lt;i&gt;&amp;&lt;/i&gt;" in html and "<i>&</i>" not in html
     for ext in ("md", "bbcode"):
         assert "3 . . D . . . . . 3" in (reports / f"public.{ext}").read_text(encoding="utf-8")
+    # no dice are ever rolled in Network, so no report has a dice section; receipts stay
+    for report in reports.glob("*.*"):
+        if report.suffix != ".png":
+            body = report.read_text(encoding="utf-8").split("</head>")[-1].lower()  # not the style sheet
+            assert "dice" not in body and "commitment" not in body, report.name
+    assert "RECEIPTS" in text and "Dark (Ann <i>&</i>) placed a piece on c3." in text
     assert (reports / "board.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -447,6 +456,9 @@ def test_neither_side_able_to_move_draws(monkeypatch):
     assert state["winner"] == "draw" and state["end"] == "no legal move"
     assert events[-1]["text"] == "Neither side has a legal move: the game is drawn."
     assert GAME.summary(state) == "drawn as neither side can move"
+    # a draw: no winner, both players share the one place
+    assert GAME.outcome(state) == {"winners": [], "ranking": [["dark", "light"]],
+                                   "reason": "drawn as neither side can move"}
 
 
 def test_board_png_needs_no_matplotlib_and_svg_still_works():
@@ -459,11 +471,87 @@ def test_board_png_needs_no_matplotlib_and_svg_still_works():
         "g = games.get('network')\n"
         "s = g.setup(None, ['dark', 'light'], {'turn_order': 'standard', 'position': ''}, dice.Dice(bytes(32)))\n"
         "from gm.pictures import figure_bytes  # as the engine writes report images\n"
-        "buf = io.BytesIO(figure_bytes(g.render(s, None), 'png'))\n"
+        "buf = io.BytesIO(figure_bytes(g.render(g.view(s, None), None), 'png'))\n"
         "assert buf.getvalue()[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
         "assert 'matplotlib' not in sys.modules, 'PNG pulled in matplotlib'\n"
-        "buf = io.BytesIO(); g.render(s, None).savefig(buf, format='svg')\n"
+        "buf = io.BytesIO(); g.render(g.view(s, None), None).savefig(buf, format='svg')\n"
         "assert b'<svg' in buf.getvalue()\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_nothing_is_hidden():
+    """Every viewer sees the whole game, so the secrets tests have nothing to change."""
+    from tests.support.hidden_network import perturb
+    state, _ = play(new(), "dark", "c3")
+    views = [GAME.view(state, viewer) for viewer in (None, "dark", "light", "public")]
+    assert all(v == views[0] for v in views) and views[0]["board"] == state["board"]
+    assert all(perturb(state, viewer, random.Random(1)) is None for viewer in ("dark", "light", "public"))
+
+
+# ---- hostile files (issue 17 item 5): mutated orders, odd digits, 1 MB probes -----------------
+def test_mutated_order_files_raise_only_order_errors(capsys):
+    """2,000+ seeded mutations of valid orders at every stage of a game, odd digits and 1 MB
+    files: only OrderError(s), each naming its line, escape `parse`; what it accepts plays."""
+    from tests.support.network_fuzz import Tally, mutate, probes, run
+    states = playout(4)[:-1]
+    rng, tally = random.Random(17), Tally()
+    words = ["place", "move", "to", "c3", "h8", "a1", "c3-d5", "i9", "c10", "—", "d²", "e３"]
+    for i in range(2100):
+        state = states[i * 7 % len(states)]
+        player = GAME.due(state)[0]
+        text = mutate(GAME.random_orders(state, player, rng), rng, words)
+
+        def parse_and_play(lines, state=state, player=player):
+            GAME.resolve(state, {player: GAME.parse(state, player, lines)}, Dice(b"\0" * 32))
+        run(parse_and_play, [text], tally)
+    odd = [f"{verb}c{digit}" for verb in ("", "place ", "move d4 ") for digit in
+           ("²", "⑼", "３", "٣", "۳", "߂", "𝟙", "9" * 5000)]
+    run(lambda lines: GAME.parse(states[0], "dark", lines), odd + probes(), tally)
+    assert tally.crashes == [], "\n".join(tally.crashes[:10])
+    assert tally.files > 2100 and tally.accepted > 100 and tally.refused > 1000
+    with capsys.disabled():
+        print(f"\nNetwork parser fuzz: {tally.files} files, slowest {tally.slowest:.2f} s "
+              f"({tally.slowest_text[:20]!r}...)")
+
+
+# ---- self-play (issue 12 item 3) ---------------------------------------------------------------
+def test_the_bot_wins_when_it_can_and_blocks_a_win():
+    from gm.games.network import bot
+    cells = board("a4 c4 c6 e6 g4", "d2 f7 b7 g2 e8")
+    state = new({"position": "/".join(to_rows(cells)) + " d"})
+    for seed in range(5):  # a winning placement, whatever the shuffle
+        after, _ = play(state, "dark", bot.choose(state, "dark", random.Random(seed))["to"])
+        assert after["winner"] == "dark"
+    # a side threatened with a network next move blocks it whenever one move can (a few games)
+    from gm.games.network.board import from_rows
+    from gm.games.network.play import _played, legal_orders
+    blocked = 0
+    for seed in range(3):
+        for before in playout(seed)[:-1]:
+            side = before["to_move"]
+            cells = from_rows(before["board"])
+            if not bot._threats(before, cells, side):
+                continue
+            moves = list(legal_orders(before, side))
+            if any(bot._wins(cells, side, o) for o in moves):
+                continue  # it wins instead
+            can = [o for o in moves if not bot._threats(before, _played(cells, side, o), side)]
+            chosen = bot.choose(before, side, random.Random(seed))
+            if can:
+                assert not bot._threats(before, _played(cells, side, chosen), side)
+                blocked += 1
+    assert blocked >= 3
+    light_turn = new({"position": "/".join(to_rows(cells)) + " l"})
+    order = GAME.bot_orders(light_turn, "light")
+    assert GAME.bot_orders(light_turn, "light") == order  # the NMR bot replays the same
+    assert GAME.bot_orders(light_turn, "dark") is None  # not Dark's turn
+
+
+def test_simulation_figures_from_self_play():
+    finals = [playout(seed)[-1] for seed in range(6)]
+    figures = GAME.simulation_figures(finals)
+    assert figures["Dark (moves first) wins"] + figures["Light wins"] + figures["draws"] == 1
+    assert set(figures) >= {"draws by repetition", "games reaching the moving stage"}
+    assert all(GAME.outcome(s)["winners"] in ([s["sides"]["dark"]], [s["sides"]["light"]], []) for s in finals)

@@ -32,6 +32,8 @@ def _played(name: str, turns: int = 3):
 
 
 def _texts(figure) -> str:
+    if callable(getattr(figure, "figure", None)):  # a Pillow picture (Network King): its Figure twin
+        figure = figure.figure()
     found = [t.get_text() for t in figure.findobj(lambda a: hasattr(a, "get_text"))]
     return "\n".join(found)
 

@@ -3,17 +3,21 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from ...errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, UsageError
 from ...names import suggestion
 from ...orders import OrderLine, collect
-from ..base import Game, Option
-from .board import EMPTY, GOAL_WORDS, PIECES, SIDES, TITLE, from_rows, read_rows
+from ..base import Game, Option, Outcome, State, player_names, player_ref
+from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
-from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
+from . import bot
+from .play import TURN_ORDERS, new_state, order_problem, placing, play, settle
 
 SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
+# what every viewer sees: Network hides nothing, but the view still names each key it passes on
+VIEW_KEYS = ("board", "to_move", "placed", "winner", "end", "networks", "history", "last_move", "sides",
+             "turn_order", "ply", "positions")
+MAX_ERRORS = 25  # a file past this many errors is not read further (the reply says how much is left)
 END_WORDS = {"repetition": "by repetition", "no legal move": "as neither side can move"}
 
 
@@ -31,7 +35,7 @@ class NetworkGame(Game):
     }
 
     # ---- set-up -------------------------------------------------------------------------------
-    def setup(self, map_name, players, options, dice) -> dict[str, Any]:
+    def setup(self, map_name, players, options, dice) -> State:
         self.check_players(players)
         if map_name:
             raise UsageError(f"Network is played on its own 8x8 board: it takes no map (not {map_name!r})")
@@ -47,7 +51,7 @@ class NetworkGame(Game):
         sides = {"dark": players[0], "light": players[1]}
         return new_state(sides, cells, to_move, chosen["turn_order"])
 
-    def apply_setup(self, state, overrides) -> dict[str, Any]:
+    def apply_setup(self, state, overrides) -> State:
         for key in overrides:
             if key not in SETUP_KEYS:
                 raise UsageError(f"a Network set-up cannot set {key!r}{suggestion(key, SETUP_KEYS)}: it "
@@ -102,6 +106,32 @@ class NetworkGame(Game):
             return f"{TITLE[side]} to place ({state['placed'][side]} of {PIECES} pieces on the board)"
         return f"{TITLE[side]} to move a piece"
 
+    def outcome(self, state) -> Outcome | None:
+        """A network wins; a draw (repetition, no legal move) has no winner and ranks both players
+        together (docs/rules/network.md)."""
+        winner = state["winner"]
+        if not winner:
+            return None
+        dark, light = state["sides"]["dark"], state["sides"]["light"]
+        if winner == "draw":
+            return {"winners": [], "ranking": [[dark, light]],
+                    "reason": f"drawn {END_WORDS.get(state['end'], '')}".strip()}
+        loser = state["sides"][OTHER[winner]]
+        return {"winners": [state["sides"][winner]], "ranking": [[state["sides"][winner]], [loser]],
+                "reason": f"{TITLE[winner]} completed the network {' '.join(state['networks'][winner])}"}
+
+    def simulation_figures(self, finals) -> dict[str, float]:
+        """Self-play balance: the first player's (Dark's) edge, draws, how far games get."""
+        done = [s for s in finals if s["winner"]] or [{"winner": None}]
+        share = lambda test: round(sum(1 for s in done if test(s)) / len(done), 3)  # noqa: E731
+        return {
+            "Dark (moves first) wins": share(lambda s: s["winner"] == "dark"),
+            "Light wins": share(lambda s: s["winner"] == "light"),
+            "draws": share(lambda s: s["winner"] == "draw"),
+            "draws by repetition": share(lambda s: s.get("end") == "repetition"),
+            "games reaching the moving stage": share(lambda s: any("-" in m for m in s.get("history", []))),
+        }
+
     def side_of(self, state, player: str) -> str | None:
         return next((side for side in SIDES if state["sides"][side] == player), None)
 
@@ -115,6 +145,11 @@ class NetworkGame(Game):
             errors.append(lines[0].error(problem))
         order = None
         for i, line in enumerate(lines):
+            if len(errors) >= MAX_ERRORS:
+                rest = len(lines) - i - 1
+                errors.append(line.syntax(f"too many errors: reading stopped here ({rest} more "
+                                          f"line{'' if rest == 1 else 's'} not read)"))
+                break
             try:
                 found, offsets = read_move(line)
             except OrderError as error:
@@ -147,31 +182,40 @@ class NetworkGame(Game):
         side = state["to_move"]
         order = orders.get(state["sides"][side])
         if order is None:  # a sequential game waits for the player to move
-            return copy.deepcopy(state), [{"text": f"{TITLE[side]} has not moved yet.", "kind": "wait",
-                                           "side": side}]
+            who = player_ref(state["sides"][side])
+            return copy.deepcopy(state), [{"text": f"{TITLE[side]} ({who}) has not moved yet.",
+                                           "kind": "wait", "side": side}]
         return play(state, order)
 
     def default_orders(self, state, player):
         return None  # Network waits for the player to move: no move is made for them
 
+    def bot_orders(self, state, player):
+        """The `bot` NMR policy: the self-play bot's move, chosen the same way on every replay."""
+        side = self.side_of(state, player)
+        if self._turn_problem(state, player, side):
+            return None
+        return bot.choose(state, side, bot.position_rng(state))
+
     def random_orders(self, state, player: str, rng: random.Random) -> str:
+        """The self-play bot's move (bot.py: wins when it can, blocks, else random), as text."""
         side = self.side_of(state, player)
         problem = self._turn_problem(state, player, side)
         if problem:
             raise UsageError(problem)
-        order = next(legal_orders(state, side, rng))
+        order = bot.choose(state, side, rng)
         return ("place " if order["kind"] == "place" else "move ") + canonical(order).replace("-", " ")
 
-    def order_form(self, state, player: str) -> str:
-        side = self.side_of(state, player)
+    def order_form(self, view, player: str) -> str:
+        side = self.side_of(view, player)
         if side is None:
             return ""
         lines = [f"# Network: you play {TITLE[side]}; your goals are {GOAL_WORDS[side]}."]
-        problem = self._turn_problem(state, player, side)
+        problem = self._turn_problem(view, player, side)
         if problem:
             lines.append(f"# No orders are due from you: {problem}.")
-        elif placing(state, side):
-            lines += [f"# You have {state['placed'][side]} of {PIECES} pieces on the board: place one.",
+        elif placing(view, side):
+            lines += [f"# You have {view['placed'][side]} of {PIECES} pieces on the board: place one.",
                       "# Write one move below, e.g.  place c3   (or just: c3)"]
         else:
             lines += ["# All ten of your pieces are on the board: move one.",
@@ -179,9 +223,15 @@ class NetworkGame(Game):
         return "\n".join(lines) + "\n"
 
     # ---- what players see ---------------------------------------------------------------------
-    def view(self, state, viewer):
-        return copy.deepcopy(state)  # Network hides nothing
+    def view(self, state, viewer) -> State:
+        return {key: copy.deepcopy(state[key]) for key in VIEW_KEYS if key in state}  # hides nothing
 
-    def render(self, state, viewer, *, events=None):
+    def render(self, view, viewer, *, events=None, players=None):
         from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
-        return BoardPicture(self.view(state, viewer))
+        names = player_names(players, [view["sides"][side] for side in SIDES])
+        short = {side: _short(names[view["sides"][side]]) for side in SIDES}  # the caption is one line
+        return BoardPicture(view, short)
+
+
+def _short(name: str, most: int = 24) -> str:
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"
