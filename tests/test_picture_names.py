@@ -6,10 +6,8 @@ import random
 import pytest
 from matplotlib.colors import to_hex
 
-from gm import engine, games
-from gm.dice import Dice, turn_seed
+from gm import games, runner
 from gm.games.base import player_colours, player_names
-from gm.orders import read_frame
 
 PEOPLE = {"p1": ("Annabel Ferreira", "#123456"), "p2": ("Bartholomew Okafor", "#abcdef"),
           "p3": ("Cordelia Nakamura", "")}
@@ -20,15 +18,15 @@ def _played(name: str, turns: int = 3):
     game = games.get(name)
     ids = list(PEOPLE)[:max(game.min_players, min(game.max_players, 3))]
     master = bytes(32)
-    state = game.setup(game.default_map(), ids, engine.read_options(game, {}), Dice(turn_seed(master, 0)))
+    state = runner.start(game, game.default_map(), ids, {}, runner.turn_dice(master, 0))
     rng = random.Random(4)
     for turn in range(1, turns + 1):
-        due = game.due(state)
-        if not due:
+        if not game.due(state):
             break
-        orders = {p: game.parse(state, p, read_frame(game.random_orders(state, p, rng), "x").lines) for p in due}
-        state, _ = game.resolve(state, orders, Dice(turn_seed(master, turn)))
-    return game, ids, state
+        orders = {p: runner.check(game, state, game.random_orders(state, p, rng), file="x", players=ids, turn=turn,
+                                  player=p).orders for p in game.due(state)}
+        state, _ = runner.step(game, state, orders, runner.turn_dice(master, turn))
+    return game, ids, game.view(state, None)  # pictures are drawn from a viewer's view (here the GM's)
 
 
 def _texts(figure) -> str:
