@@ -6,12 +6,11 @@ import copy
 import json
 from typing import Any
 
-import yaml
-
 from . import games
 from .campaign import Campaign, turn_dir_name
 from .dice import commitment, turn_seed, verify_log
 from .engine import _orders_for_turn, _plain, _turn_dice
+from .fileio import load_yaml
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
@@ -74,7 +73,7 @@ def verify_dice(campaign: Campaign) -> tuple[int, list[str]]:
         checked += len(rolls)
         secret_path = campaign.path / "secret" / "dice" / f"{turn_dir_name(turn)}.yaml"
         if secret_path.exists():
-            secret_rolls = (yaml.safe_load(secret_path.read_text()) or {}).get("rolls", [])
+            secret_rolls = (load_yaml(secret_path.read_text()) or {}).get("rolls", [])
             problems += [f"{secret_path.relative_to(campaign.path)}: {p}"
                          for p in verify_log(seed, secret_rolls, secret_seed=turn_seed(master, turn, secret=True))]
             checked += len(secret_rolls)

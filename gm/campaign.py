@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from .errors import CampaignError, LockedError, UsageError
-from .fileio import atomic_write, write_yaml
+from .fileio import atomic_write, load_yaml, write_yaml
 from .names import suggestion
 
 PLAYER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -41,7 +41,7 @@ def _read_yaml(path: Path, what: str) -> Any:
     except OSError as exc:
         raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
     try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)

@@ -18,6 +18,7 @@ import yaml
 from . import games
 from .dice import Dice, turn_seed
 from .errors import GMError, OrderError, OrderErrors, UsageError
+from .fileio import load_yaml, plain
 from .orders import read_frame
 
 CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
@@ -36,7 +37,7 @@ class CaseResult:
 def load_cases(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(f"{path}: no such case file") from None
     except yaml.YAMLError as exc:
@@ -163,7 +164,7 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
             if player not in parsed:
                 parsed[player] = game.default_orders(state, player)
         state, _events = game.resolve(state, parsed, dice_for(n))
-        state = _normalise(yaml.safe_load(yaml.safe_dump(state)))
+        state = _normalise(plain(state))
         if last:
             problems += _check_expected_errors(case, {p: [] for p in players})
     if "expect" in case:

@@ -15,7 +15,7 @@ from . import clock, games
 from .campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
 from .dice import Dice, commitment, new_master_secret, turn_seed
 from .errors import CampaignError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError
-from .fileio import dump_yaml, write_yaml
+from .fileio import write_yaml
 from .games.base import GM_VIEWER, Game
 from .names import suggestion
 from .orders import read_frame
@@ -261,10 +261,10 @@ def _write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, even
 
 def _plain(data: Any) -> Any:
     """Data as it will read back from YAML (tuples become lists; proves it is plain)."""
-    import yaml
+    from .fileio import NotPlainData, plain
     try:
-        return yaml.safe_load(dump_yaml(data))
-    except yaml.YAMLError as exc:  # pragma: no cover - a game bug, not a user error
+        return plain(data)
+    except NotPlainData as exc:  # pragma: no cover - a game bug, not a user error
         raise CampaignError(f"the game produced state that is not plain data: {exc}") from None
 
 

@@ -1,29 +1,168 @@
-"""Atomic file writes and YAML that a person can read."""
+"""Atomic file writes, and the one YAML reader and writer of gm (YAML that a person can read)."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import AliasEvent
+
+# LibYAML (C) when PyYAML was built with it: five to ten times faster than the pure-Python classes,
+# which stay as the fallback and write the very same text (tests compare both).
+LIBYAML = hasattr(yaml, "CSafeLoader") and hasattr(yaml, "CSafeDumper")
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
+class AliasRefused(yaml.MarkedYAMLError):
+    """An alias (``*name``) in a file gm reads: refused, since a few lines of anchors and aliases can
+    stand for billions of values (an "alias bomb"). Callers report it like any YAML error."""
 
 
-def _str_presenter(dumper: yaml.SafeDumper, data: str):
-    style = "|" if "\n" in data else None
+def _refuse_aliases(text: str, loader: type) -> None:
+    # no anchor, no alias: the usual case costs two substring searches
+    if "&" not in text or "*" not in text:
+        return
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, AliasEvent):
+            raise AliasRefused(problem="an alias (*name) is not accepted here: write the value out in full",
+                               problem_mark=event.start_mark)
+
+
+def _loader(pure: bool) -> type:
+    return yaml.SafeLoader if pure or not LIBYAML else yaml.CSafeLoader
+
+
+def load_yaml(text: str, *, pure: bool = False) -> Any:
+    """Plain data from YAML text, with the safe loader (LibYAML when present); raises yaml.YAMLError
+    (with ``problem_mark``) on bad YAML, and AliasRefused on any alias."""
+    loader = _loader(pure)
+    _refuse_aliases(text, loader)
+    return yaml.load(text, Loader=loader)
+
+
+def compose_yaml(text: str, *, loader: type | None = None) -> Any:
+    """The YAML node tree of ``text`` (for readers that report line and column), aliases refused."""
+    loader = loader or _loader(False)
+    _refuse_aliases(text, loader)
+    return yaml.compose(text, Loader=loader)
+
+
+def _checked(base: type) -> type:
+    class Loader(base):
+        """``base`` whose get_single_node first refuses aliases (AliasRefused, a MarkedYAMLError)."""
+
+        def __init__(self, text: str):
+            super().__init__(text)
+            self.gm_text = text
+
+        def get_single_node(self):
+            _refuse_aliases(self.gm_text, base)
+            return super().get_single_node()
+
+    return Loader
+
+
+_CHECKED_PURE = _checked(yaml.SafeLoader)
+_CHECKED_FAST = _checked(yaml.CSafeLoader) if LIBYAML else _CHECKED_PURE
+
+
+def yaml_loader(text: str, *, pure: bool = False):
+    """A safe loader over ``text`` for readers that walk its nodes themselves (``get_single_node``,
+    ``construct_object``, ``dispose``); ``get_single_node`` raises AliasRefused on any alias."""
+    return (_CHECKED_PURE if pure else _CHECKED_FAST)(text)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def _str_presenter(dumper, data: str):
+    # LibYAML escapes characters beyond U+FFFF (emoji) where pure Python writes them as they are, in
+    # every style but double quotes: there both escape them, so such strings go double-quoted
+    if not data.isascii() and _ASTRAL.search(data):
+        style = '"'
+    else:
+        style = "|" if "\n" in data else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 
-_Dumper.add_representer(str, _str_presenter)
-_Dumper.add_representer(tuple, lambda d, data: d.represent_list(list(data)))
+def _dumper(base: type) -> type:
+    class Dumper(base):
+        def ignore_aliases(self, data: Any) -> bool:  # shared lists are written out twice: never &id001
+            return True
+
+    Dumper.add_representer(str, _str_presenter)
+    Dumper.add_representer(tuple, lambda d, data: d.represent_list(list(data)))
+    return Dumper
 
 
-def dump_yaml(data: Any) -> str:
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+_PURE_DUMPER = _dumper(yaml.SafeDumper)
+_FAST_DUMPER = _dumper(yaml.CSafeDumper) if LIBYAML else _PURE_DUMPER
+
+
+def dump_yaml(data: Any, *, pure: bool = False) -> str:
+    """YAML a person can read: keys in their order, multi-line strings as blocks, no anchors."""
+    dumper = _PURE_DUMPER if pure else _FAST_DUMPER
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+
+
+class NotPlainData(TypeError):
+    """Data that YAML (and JSON views) would not give back as it is."""
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_KEYS = frozenset({str, int, bool, type(None)})
+
+
+def plain(data: Any) -> Any:
+    """``data`` as it would read back from gm's YAML, without a YAML round trip: a fresh copy in
+    which tuples are lists; raises NotPlainData, naming where, for anything else than dicts (keys
+    str, int, bool or None), lists, tuples, str, int, float, bool and None. Shared parts come back
+    as separate copies, as from a file."""
+    try:
+        return _plain(data)
+    except NotPlainData:
+        raise NotPlainData(_where_not_plain(data, "data")) from None
+
+
+def _plain(data: Any) -> Any:
+    kind = type(data)
+    if kind in _SCALARS:
+        return data
+    if kind is dict:
+        out = {}
+        for key, value in data.items():
+            if type(key) not in _KEYS:
+                raise NotPlainData()
+            out[key] = _plain(value)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain(value) for value in data]
+    raise NotPlainData()
+
+
+def _where_not_plain(data: Any, where: str) -> str:
+    kind = type(data)
+    if kind is dict:
+        for key, value in data.items():
+            if type(key) not in _KEYS:
+                return f"{where}: the key {key!r} (a {type(key).__name__}) is not plain data"
+            if not _is_plain(value):
+                return _where_not_plain(value, f"{where}[{key!r}]")
+    elif kind is list or kind is tuple:
+        for n, value in enumerate(data):
+            if not _is_plain(value):
+                return _where_not_plain(value, f"{where}[{n}]")
+    return f"{where}: a {kind.__name__} ({data!r:.60}) is not plain data"
+
+
+def _is_plain(data: Any) -> bool:
+    try:
+        _plain(data)
+    except NotPlainData:
+        return False
+    return True
 
 
 def _umask() -> int:
