@@ -15,6 +15,7 @@ import contextlib
 import errno
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,11 @@ from typing import Any
 import yaml
 
 from .errors import CampaignError, LockedError, UsageError
-from .fileio import atomic_write, load_yaml, write_yaml
+from .fileio import StagedFolder, atomic_write, dump_yaml, load_yaml, write_yaml
 from .names import suggestion
 
 PLAYER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "reports"})  # what resolving writes
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
 
@@ -197,18 +199,31 @@ class Campaign:
     # ---- writing a turn --------------------------------------------------------------------
     def write_turn(self, turn: int, *, state: dict, dice: dict, events: list, reports: dict[str, str | bytes],
                    fail_after: str | None = None) -> None:
-        """Write a resolved turn; state.yaml last, so an interrupted write leaves the turn unresolved.
+        """Write a resolved turn whole or not at all: every file goes into a hidden staging folder
+        beside the turn's (with the orders already there), one sync makes them durable, and one
+        atomic swap puts the folder in place (gm.fileio.StagedFolder). state.yaml marks the turn
+        resolved. Until the swap nothing of the turn is visible: no dice.yaml revealing its seed, no
+        partial reports; stale temporary files of the turn are not carried over.
         ``fail_after`` (tests only) raises after the named step to prove that."""
         folder = self.turn_dir(turn)
-        write_yaml(folder / "dice.yaml", dice)
-        write_yaml(folder / "events.yaml", events)
-        if fail_after == "events":
-            raise RuntimeError("injected failure after writing events")
-        for name, data in reports.items():
-            atomic_write(folder / "reports" / name, data)
-        if fail_after == "reports":
-            raise RuntimeError("injected failure after writing reports")
-        write_yaml(folder / "state.yaml", state)
+        for inside in (folder, folder / "reports"):
+            if inside.is_symlink():
+                raise CampaignError(f"{inside}: is a symbolic link; gm writes a turn's files only into real folders")
+        stage = StagedFolder(folder, keep=lambda name: name not in TURN_OUTPUTS, last="state.yaml")
+        try:
+            stage.write("dice.yaml", dump_yaml(dice))
+            stage.write("events.yaml", dump_yaml(events))
+            if fail_after == "events":
+                raise RuntimeError("injected failure after writing events")
+            for name, data in reports.items():
+                stage.write(f"reports/{name}", data)
+            if fail_after == "reports":
+                raise RuntimeError("injected failure after writing reports")
+            stage.write("state.yaml", dump_yaml(state))
+        except BaseException:
+            stage.discard()
+            raise
+        stage.publish()
 
     # ---- the lock --------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -253,12 +268,38 @@ def _alive(pid: int) -> bool:
 
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
-    """Lay out a new campaign folder (refuses a non-empty one)."""
+    """Lay out a new campaign folder (refuses a non-empty one, except what a killed `gm new` left)."""
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
+        if not _unfinished_new(path):
+            raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
+        for name in _NEW_ENTRIES:  # a `gm new` killed before turn 000 was written: made again
+            target = path / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
     (path / "secret").mkdir(parents=True, exist_ok=True)
     (path / "turns").mkdir(exist_ok=True)
     atomic_write(path / "secret" / "master.key", master.hex() + "\n")
     os.chmod(path / "secret" / "master.key", 0o600)
     write_yaml(path / "campaign.yaml", config)
     return Campaign(path)
+
+
+_NEW_ENTRIES = ("campaign.yaml", "secret", "turns")
+
+
+def _unfinished_new(path: Path) -> bool:
+    """Whether ``path`` holds only what `gm new` writes, and no turn was ever resolved in it."""
+    names = [p.name for p in path.iterdir() if not p.name.endswith(".tmp")]
+    if any(name not in _NEW_ENTRIES for name in names):
+        return False
+    secret, turns = path / "secret", path / "turns"
+    if secret.is_dir() and any(p.name not in ("master.key", "dice") and not p.name.endswith(".tmp")
+                               for p in secret.iterdir()):
+        return False
+    if turns.is_dir():
+        for entry in turns.iterdir():
+            if not entry.name.startswith(".") and (entry.name != "000" or (entry / "state.yaml").exists()):
+                return False
+    return True

@@ -42,7 +42,7 @@ def _game_states() -> list:
 def _samples() -> list:
     odd = {"strings": ODD_STRINGS, "numbers": [0, -1, 2**70, 1.5, 1e20, -0.0, float("inf")],
            "flags": [True, False, None], "empty": [[], {}, [[]], {"a": {}}],
-           "keys": {1: "one", "2": "two", True: "t", None: "n"}, "tuple": (1, ("a", "b"))}
+           "keys": {1: "one", "2": "two", False: "f", None: "n"}, "tuple": (1, ("a", "b"))}
     return [odd, ODD_STRINGS, *_game_states()]
 
 
