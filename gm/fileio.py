@@ -10,26 +10,48 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import AliasEvent
 
 # LibYAML (C) when PyYAML was built with it: five to ten times faster than the pure-Python classes,
 # which stay as the fallback and write the very same text (tests compare both).
 LIBYAML = hasattr(yaml, "CSafeLoader") and hasattr(yaml, "CSafeDumper")
 
 
-class AliasRefused(yaml.MarkedYAMLError):
-    """An alias (``*name``) in a file gm reads: refused, since a few lines of anchors and aliases can
-    stand for billions of values (an "alias bomb"). Callers report it like any YAML error."""
+class AliasBomb(yaml.MarkedYAMLError):
+    """Aliases (``*name``) that would make a file stand for far more values than it holds: a few
+    lines of anchors and aliases can expand to billions ("alias bomb"). Refused before anything is
+    built; callers report it like any YAML error (it has a ``problem_mark``)."""
 
 
-def _refuse_aliases(text: str, loader: type) -> None:
+def _may_alias(text: str) -> bool:
     # no anchor, no alias: the usual case costs two substring searches
-    if "&" not in text or "*" not in text:
-        return
-    for event in yaml.parse(text, Loader=loader):
-        if isinstance(event, AliasEvent):
-            raise AliasRefused(problem="an alias (*name) is not accepted here: write the value out in full",
-                               problem_mark=event.start_mark)
+    return "&" in text and "*" in text
+
+
+def _check_size(node: Any, text: str) -> None:
+    """Refuse a node tree whose aliases expand it beyond a few times what the text could hold
+    (gm's own older files share a few small lists; those stay readable). Sizes are counted once
+    per node, so a bomb is found without expanding it."""
+    limit = 4 * len(text) + 10_000
+    sizes: dict[int, int] = {}
+
+    def size(item: Any) -> int:
+        known = sizes.get(id(item))
+        if known is not None:
+            return known
+        if isinstance(item, yaml.SequenceNode):
+            total = 1 + sum(size(child) for child in item.value)
+        elif isinstance(item, yaml.MappingNode):
+            total = 1 + sum(size(key) + size(value) for key, value in item.value)
+        else:
+            total = 1
+        if total > limit:
+            raise AliasBomb(problem=f"aliases (*name) here expand the file to over {limit:,} values; "
+                                    "write the values out instead", problem_mark=item.start_mark)
+        sizes[id(item)] = total
+        return total
+
+    if node is not None:
+        size(node)
 
 
 def _loader(pure: bool) -> type:
@@ -38,30 +60,39 @@ def _loader(pure: bool) -> type:
 
 def load_yaml(text: str, *, pure: bool = False) -> Any:
     """Plain data from YAML text, with the safe loader (LibYAML when present); raises yaml.YAMLError
-    (with ``problem_mark``) on bad YAML, and AliasRefused on any alias."""
-    loader = _loader(pure)
-    _refuse_aliases(text, loader)
-    return yaml.load(text, Loader=loader)
+    (with ``problem_mark``) on bad YAML, AliasBomb where aliases expand it too far."""
+    if not _may_alias(text):
+        return yaml.load(text, Loader=_loader(pure))
+    loader = _checked(_loader(pure))(text)
+    try:
+        node = loader.get_single_node()
+        return None if node is None else loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def compose_yaml(text: str, *, loader: type | None = None) -> Any:
-    """The YAML node tree of ``text`` (for readers that report line and column), aliases refused."""
+    """The YAML node tree of ``text`` (for readers that report line and column), alias bombs refused."""
     loader = loader or _loader(False)
-    _refuse_aliases(text, loader)
-    return yaml.compose(text, Loader=loader)
+    node = yaml.compose(text, Loader=loader)
+    if _may_alias(text):
+        _check_size(node, text)
+    return node
 
 
 def _checked(base: type) -> type:
     class Loader(base):
-        """``base`` whose get_single_node first refuses aliases (AliasRefused, a MarkedYAMLError)."""
+        """``base`` whose get_single_node refuses alias bombs (AliasBomb, a MarkedYAMLError)."""
 
         def __init__(self, text: str):
             super().__init__(text)
             self.gm_text = text
 
         def get_single_node(self):
-            _refuse_aliases(self.gm_text, base)
-            return super().get_single_node()
+            node = super().get_single_node()
+            if _may_alias(self.gm_text):
+                _check_size(node, self.gm_text)
+            return node
 
     return Loader
 
@@ -72,7 +103,7 @@ _CHECKED_FAST = _checked(yaml.CSafeLoader) if LIBYAML else _CHECKED_PURE
 
 def yaml_loader(text: str, *, pure: bool = False):
     """A safe loader over ``text`` for readers that walk its nodes themselves (``get_single_node``,
-    ``construct_object``, ``dispose``); ``get_single_node`` raises AliasRefused on any alias."""
+    ``construct_object``, ``dispose``); ``get_single_node`` raises AliasBomb as load_yaml does."""
     return (_CHECKED_PURE if pure else _CHECKED_FAST)(text)
 
 
