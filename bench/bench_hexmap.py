@@ -43,9 +43,9 @@ def plausible_track(hexmap, companies=COMPANIES, towns_each: int = 6) -> dict[st
             targets = [t.hex for t in towns if t.hex not in network]
             if not targets:
                 break
-            target = min(targets, key=lambda h: min(hexmap.grid.distance(h, n) for n in network))
+            target = min(targets, key=lambda h: (min(hexmap.grid.distance(h, n) for n in network), h))
             best = None
-            for origin in sorted(network, key=lambda n: hexmap.grid.distance(n, target))[:3]:
+            for origin in sorted(network, key=lambda n: (hexmap.grid.distance(n, target), n))[:3]:
                 route = cheapest_path(origin, target, hexmap.grid.neighbours, cost)
                 if route and (best is None or route[0] < best[0]):
                     best = route

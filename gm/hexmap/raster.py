@@ -45,6 +45,7 @@ class Page:
     bottom: float
     origin: tuple[float, float]  # the map's corner in pixels
     s: float                     # sizes tuned at a quarter-inch hex, scaled to this one
+    lift: float = 0.0            # the page's fraction of a pixel, lost at its top
 
     def px(self, point: tuple[float, float]) -> tuple[float, float]:
         return (self.origin[0] + (point[0] - self.left) * self.scale,
@@ -65,8 +66,9 @@ def page_for(hexmap: HexMap, title: str | None, entries: list[tuple]) -> Page:
     title_in = 0.45 if title else 0.12
     legend_in = math.ceil(rasterkey.height_needed(entries, map_w + 2 * pad) * DPI) / DPI
     width_in, height_in = map_w + 2 * pad, map_h + title_in + legend_in
+    lift = height_in * DPI - int(height_in * DPI)  # as Agg: the page's whole pixels count from its bottom
     return Page(int(width_in * DPI), int(height_in * DPI), radius_in * DPI, left, top, right, bottom,
-                (pad * DPI, title_in * DPI), radius_in / 0.25)
+                (pad * DPI, title_in * DPI - lift), radius_in / 0.25, lift)
 
 
 def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint: Mapping[str, str],
@@ -96,7 +98,7 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
     specials(image, letters, page, hexmap, at)
     rasterkey.draw(image, letters, entries)
     if title:
-        letters.labels([title], [(page.width / 2, 0.25 * DPI)], 14 * DPI / 72, weight="bold")
+        letters.labels([title], [(page.width / 2, 0.25 * DPI - page.lift)], 14 * DPI / 72, weight="bold")
     return image
 
 
