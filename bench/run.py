@@ -120,7 +120,7 @@ def main() -> int:
     try:
         bench_startup()
         bench_network(tmp)
-        bench_script(ROOT / "bench" / "bench_hexmap.py", "Hex maps")
+        bench_script(ROOT / "bench" / "bench_waits.py", "Waits of issue 16: fresh processes against their peers")
         bench_script(ROOT / "bench" / "bench_railway_rivals.py", "Railway Rivals")
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
     finally:

@@ -35,7 +35,8 @@ def folder() -> Path | None:
 
 
 def layer(key: tuple, size: tuple[int, int], paint: Callable[[], Image.Image]) -> Image.Image:
-    """The RGB layer ``paint()`` makes for ``key`` (everything its pixels depend on), at ``size``."""
+    """The layer ``paint()`` makes in full colour for ``key`` (everything its pixels depend on), at
+    ``size``, as the 256-colour (palette) image that is kept."""
     digest = hashlib.sha256(repr((VERSION, Image.__version__, key, size)).encode()).hexdigest()[:32]
     kept = _in_process.get(digest)
     if kept is None:
@@ -47,7 +48,7 @@ def layer(key: tuple, size: tuple[int, int], paint: Callable[[], Image.Image]) -
         while len(_in_process) > 2:
             _in_process.popitem(last=False)
     _in_process.move_to_end(digest)
-    return kept.convert("RGB")
+    return kept
 
 
 def reduced(image: Image.Image) -> Image.Image:

@@ -76,12 +76,14 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
           hex_numbers: bool) -> Image.Image:
     """The whole picture, in full colour (RGB)."""
     page = page_for(hexmap, title, entries)
+    layer, corner = unchanging(hexmap, page, hex_numbers)
     image = Image.new("RGB", (page.width, page.height), "white")
+    for top in range(0, layer.height, 256):  # in strips: no second full-colour copy of the map in memory
+        image.paste(layer.crop((0, top, layer.width, min(top + 256, layer.height))).convert("RGB"),
+                    (corner[0], corner[1] + top))
     grid = hexmap.grid
     at = {label: page.px(grid.center(label)) for label in grid.labels()}
     on_map = [label for label in grid.labels() if hexmap.terrain.get(label, "x") != "x"]
-    layer, corner = unchanging(hexmap, page, hex_numbers)
-    image.paste(layer, corner)
     letters = Lettering(image)
     centres = {label: grid.center(label) for label in grid.labels()}
     lines, covered = trackplan.plan(track, centres)
@@ -103,7 +105,7 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
 
 
 def unchanging(hexmap: HexMap, page: Page, hex_numbers: bool) -> tuple[Image.Image, tuple[int, int]]:
-    """The layer beneath the track (gm.hexmap.basecache keeps it) and where its corner goes."""
+    """The layer beneath the track, in 256 colours (gm.hexmap.basecache keeps it), and where its corner goes."""
     (ox, oy), (x1, y1) = page.origin, page.px((page.right, page.bottom))
     corner = (math.floor(ox), math.floor(oy))
     size = (min(math.ceil(x1), page.width) - corner[0], min(math.ceil(y1), page.height) - corner[1])
