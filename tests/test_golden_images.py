@@ -91,7 +91,7 @@ def test_the_png_looks_like_the_svg_figure(name):
 
 def test_the_layer_kept_on_disk_gives_the_same_bytes_as_painting_afresh(tmp_path, monkeypatch):
     fresh = figure_bytes(_picture("tutorial"), "png")
-    kept = list((tmp_path / "cache").glob("layer-*.png"))
+    kept = list((tmp_path / "cache").glob("layer-*.bin"))
     assert len(kept) == 1
     basecache.forget()  # a later process: reads the layer from disk
     assert figure_bytes(_picture("tutorial"), "png") == fresh

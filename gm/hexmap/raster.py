@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from gm.hexmap import basecache, rasterkey, trackplan
-from gm.hexmap.canvas import Ink, rgb
+from gm.hexmap.canvas import SUPER, Ink, rgb
 from gm.hexmap.grid import DIRECTIONS, SQRT3
 from gm.hexmap.lettering import Lettering, font_file
 from gm.hexmap.model import HexMap
@@ -186,7 +186,7 @@ def sides_of_hexes(image: Image.Image, page: Page, hexmap: HexMap, at: dict) -> 
     """Each hex draws its three upper sides, and a lower side only where no hex of the map lies
     beyond it: every side once."""
     grid = hexmap.grid
-    ink = Ink(image, GRID_EDGE, page.pt(GRID_LINE_PT))
+    ink = Ink(image, GRID_EDGE, page.pt(GRID_LINE_PT), steps=SUPER)
     corners = _scaled(CORNERS, page.scale)
     upper = [corners[3], corners[4], corners[5], corners[0]]
     for label in grid.labels():
