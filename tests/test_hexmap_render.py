@@ -128,3 +128,29 @@ def test_highlight_and_no_hex_numbers_still_draw(tmp_path):
     plain = save_figure(draw_map(hexmap, hex_numbers=False), tmp_path / "plain.png")
     lit = save_figure(draw_map(hexmap, highlight=["0910", "1010"]), tmp_path / "lit.png")
     assert _near(_pixels(lit), (0xE0, 0x11, 0x9D)) > 50 and _near(_pixels(plain), (0xE0, 0x11, 0x9D)) == 0
+
+
+def test_a_town_name_moves_off_track_leaving_southward_and_stays_below_otherwise():
+    from gm.hexmap.placing import label_places
+
+    hexmap = load_map("tutorial")
+    helms = hexmap.town_by_name("Helm's Deep")
+    col, row = int(helms.hex[:2]), int(helms.hex[2:])
+    south = f"{col:02d}{row + 1:02d}"
+    centres = {h: hexmap.grid.center(h) for h in hexmap.grid.labels()}
+    free, _ = label_places(hexmap, [], s=1.0, pt=1 / 18)
+    assert all(ha == "center" and top > centres[h][1] for h, (_, top, ha) in free.items())  # below, as always
+    lines, _ = plan({"blue": [[helms.hex, south]]}, centres)
+    moved, _ = label_places(hexmap, lines, s=1.0, pt=1 / 18)
+    x, top, ha = moved[helms.hex]
+    assert top < centres[helms.hex][1] and ha == "center"  # above: the track south stays in sight
+    assert {h: p for h, p in moved.items() if h != helms.hex} == {h: p for h, p in free.items() if h != helms.hex}
+
+
+def test_a_label_takes_the_first_free_place_else_the_least_covered():
+    from gm.hexmap.placing import Obstacles, choose
+
+    clear = Obstacles(lines=[((0, 5), (10, 5), 1.0)], circles=[((20, 20), 3)])
+    assert choose([(0, 0, 10, 10), (0, 11, 10, 15), (30, 30, 40, 40)], clear) == 1
+    assert choose([(0, 11, 10, 15), (50, 50, 60, 60)], clear) == 1  # the first is now taken by a label
+    assert choose([(0, 0, 10, 10), (15, 15, 25, 25)], clear) == 0  # all covered: the least, the first of ties

@@ -22,7 +22,7 @@ from typing import Callable
 
 from PIL import Image
 
-VERSION = 2   # raise when the unchanging layer's drawing changes: older files are then not used
+VERSION = 3   # raise when the unchanging layer's drawing changes: older files are then not used
 KEEP = 12     # layers kept on disk
 _in_process: OrderedDict[str, Image.Image] = OrderedDict()
 

@@ -18,10 +18,11 @@ from gm.hexmap.glyphs import add_labels
 from gm.hexmap.grid import SQRT3, Grid
 from gm.hexmap.lattice import grid_centres
 from gm.hexmap.model import HexMap
+from gm.hexmap.placing import town_name_style, town_radius
 from gm.hexmap.stamps import HexSides
-from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, MOUNTAIN,
-                             MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS,
-                             TRACK_GAP, WATER_NUMBER, WIDE_RIVER)
+from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, LAKE_NUMBER,
+                             MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK,
+                             TERRAIN_COLOURS, TRACK_GAP, WATER_NUMBER, WIDE_RIVER)
 
 NUMBER_ABOVE = 0.6  # a hex number sits this far above its hex's centre, clear of the track through it
 
@@ -118,7 +119,7 @@ def hex_numbers(board, grid: Grid, letters: np.ndarray, s: float, *, only: Itera
     spots = grid_centres(grid) + np.array([0.0, -NUMBER_ABOVE])
     chosen = np.ones(len(names), bool) if only is None else np.isin(names, sorted(only))
     halo = 0.0 if only is None else 2.0 * s
-    for kinds, colour in ((".fsm", HEX_NUMBER), ("~l", WATER_NUMBER)):
+    for kinds, colour in ((".fsm", HEX_NUMBER), ("~", WATER_NUMBER), ("l", LAKE_NUMBER)):
         mine = chosen & np.isin(letters, list(kinds))
         if mine.any():
             add_labels(board, names[mine], spots[mine], size, colour=colour, halo=halo, zorder=7.5)
@@ -145,39 +146,37 @@ def ferry_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
                colour=FERRY, halo=2 * s, zorder=8, style="italic")
 
 
-def towns(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+def towns(board, hexmap: HexMap, at: dict, s: float, pt: float, names: dict) -> None:
+    """Town circles, their numbers, and their names where gm.hexmap.placing put them."""
     listed = hexmap.town_list()
     if not listed:
         return
     spots = np.array([at[t.hex] for t in listed])
-    radii = np.array([0.27 if t.small else 0.42 if len(t.numbers) > 1 else 0.35 for t in listed])
+    radii = np.array([town_radius(t) for t in listed])
     board.add_artist(shapes.filled(shapes.placed(shapes.CIRCLE, spots, radii), "white", edge="black",
                                    width=1.2 * s, zorder=10))
     for kind, size in (("small", 4.4), ("one", 5.8), ("many", 4.6)):
         chosen = [i for i, t in enumerate(listed) if _kind(t) == kind]
         add_labels(board, ["\n".join(str(n) for n in listed[i].numbers) for i in chosen], spots[chosen],
                    size * s * pt, zorder=11, weight="bold", linespacing=1.1)
-    below = spots + np.array([[0.0, 0.5 if len(t.numbers) > 1 else 0.42] for t in listed])
-    for small, size, weight in ((False, 7.6, "bold"), (True, 6.6, "normal")):
-        chosen = [i for i, t in enumerate(listed) if t.small == small]
-        add_labels(board, [listed[i].name for i in chosen], below[chosen], size * s * pt, halo=2.4 * s, zorder=11,
-                   va="top", weight=weight)
+    for town in listed:
+        x, top, ha = names[town.hex]
+        points, weight = town_name_style(town)
+        add_labels(board, [town.name], [(x, top)], points * s * pt, halo=2.4 * s, zorder=11, va="top", ha=ha,
+                   weight=weight)
 
 
 def _kind(town) -> str:
     return "small" if town.small else "many" if len(town.numbers) > 1 else "one"
 
 
-def specials(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+def specials(board, hexmap: HexMap, at: dict, s: float, pt: float, labels: dict) -> None:
     for special_id, special in hexmap.specials.items():
         spots = np.array([at[h] for h in special["hexes"]])
         stars = shapes.placed(shapes.STAR, spots + [0.55, -0.3], 0.3)
         board.add_artist(shapes.filled(stars, SPECIAL, edge="black", width=0.7 * s, zorder=12))
-        x, y = spots[np.argmin(spots[:, 1])]
-        edge = 1.5 * (hexmap.grid.columns - 1)
-        ha = "right" if x > edge - 3 else "left" if x < 3 else "center"
-        x += {"right": 0.9, "left": -0.9, "center": 0}[ha]
-        add_labels(board, [f"{special_id}: {special['name']}"], [(x, y - 1.0)], 7.2 * s * pt, colour="#6b4f00",
+        x, baseline, ha = labels[special_id]
+        add_labels(board, [f"{special_id}: {special['name']}"], [(x, baseline)], 7.2 * s * pt, colour="#6b4f00",
                    halo=2.4 * s, zorder=12, ha=ha, va="baseline", weight="bold")
 
 

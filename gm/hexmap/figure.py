@@ -16,11 +16,12 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.transforms import Affine2D
 
-from gm.hexmap import features, legend, shapes
+from gm.hexmap import features, legend, shapes, trackplan
 from gm.hexmap.grid import SQRT3, Grid
 from gm.hexmap.lattice import grid_centres
 from gm.hexmap.layers import StaticLayer
 from gm.hexmap.model import HexMap
+from gm.hexmap.placing import label_places
 from gm.hexmap.style import DPI, HEX_INCHES, HIGHLIGHT
 
 
@@ -55,8 +56,10 @@ def draw_figure(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]],
         features.hex_numbers(board, grid, letters, s, only=covered)
     features.foreign_names(board, hexmap, at, s, pt)
     features.ferry_names(board, hexmap, at, s, pt)
-    features.towns(board, hexmap, at, s, pt)
-    features.specials(board, hexmap, at, s, pt)
+    lines, _ = trackplan.plan(track or {}, {label: grid.center(label) for label in labels})
+    names, special_labels = label_places(hexmap, lines, s=s, pt=pt)
+    features.towns(board, hexmap, at, s, pt, names)
+    features.specials(board, hexmap, at, s, pt, special_labels)
     spots = np.array([at[h] for h in (highlight or ()) if h in at])
     if len(spots):
         board.add_artist(shapes.outlined(shapes.placed(shapes.HEXAGON, spots, 0.95), HIGHLIGHT, 2.6 * s, zorder=9))

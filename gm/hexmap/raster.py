@@ -19,10 +19,11 @@ from gm.hexmap import basecache, rasterkey, trackplan
 from gm.hexmap.canvas import SUPER, Ink, rgb
 from gm.hexmap.grid import DIRECTIONS, SQRT3
 from gm.hexmap.lettering import Lettering, font_file
+from gm.hexmap.placing import label_places, town_name_style, town_radius
 from gm.hexmap.model import HexMap
 from gm.hexmap.style import (BLOCKED, CASING, DPI, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_INCHES, HEX_NUMBER,
-                             HIGHLIGHT, MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_INK,
-                             TERRAIN_COLOURS, WATER_NUMBER, WIDE_RIVER)
+                             HIGHLIGHT, LAKE_NUMBER, MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START,
+                             SWAMP_INK, TERRAIN_COLOURS, WATER_NUMBER, WIDE_RIVER)
 
 CORNERS = [(math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6)]
 CIRCLE = [(math.cos(math.radians(k * 360 / 28)), math.sin(math.radians(k * 360 / 28))) for k in range(28)]
@@ -96,8 +97,9 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
         for label in highlight:
             if label in at:
                 ring.shape(("hex", 0.95 * page.scale), _scaled(CORNERS, 0.95 * page.scale), at[label], fill=False)
-    towns(image, letters, page, hexmap, at)
-    specials(image, letters, page, hexmap, at)
+    names, special_labels = label_places(hexmap, lines, s=page.s, pt=DPI / 72 / page.scale)
+    towns(image, letters, page, hexmap, at, names)
+    specials(image, letters, page, hexmap, at, special_labels)
     rasterkey.draw(image, letters, entries)
     if title:
         letters.labels([title], [(page.width / 2, 0.25 * DPI - page.lift)], 14 * DPI / 72, weight="bold")
@@ -262,7 +264,7 @@ def numbers(letters: Lettering, page: Page, hexmap: HexMap, at: dict, labels: li
     """Hex numbers above each hex's centre (with a white halo where they are drawn over track)."""
     size = page.pt(NUMBER_PT)
     above = trackplan.NUMBER_ABOVE * page.scale
-    for kinds, colour in ((".fsm", HEX_NUMBER), ("~l", WATER_NUMBER)):
+    for kinds, colour in ((".fsm", HEX_NUMBER), ("~", WATER_NUMBER), ("l", LAKE_NUMBER)):
         chosen = [h for h in labels if hexmap.terrain[h] in kinds]
         letters.labels(chosen, [(at[h][0], at[h][1] - above) for h in chosen], size, colour=colour, halo=halo,
                        stamped=True)
@@ -301,11 +303,12 @@ def names_of_places(letters: Lettering, page: Page, hexmap: HexMap, at: dict) ->
                        halo=page.pt(2), style="italic")
 
 
-def towns(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at: dict) -> None:
+def towns(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at: dict, names: dict) -> None:
+    """Town circles, their numbers, and their names where gm.hexmap.placing put them."""
     listed = hexmap.town_list()
     white, edge = Ink(image, "white"), Ink(image, "black", page.pt(1.2))
     for town in listed:
-        radius = (0.27 if town.small else 0.42 if len(town.numbers) > 1 else 0.35) * page.scale
+        radius = town_radius(town) * page.scale
         circle = _scaled(CIRCLE, radius)
         white.shape(("circle", radius), circle, at[town.hex], fill=True)
         edge.shape(("circle", radius), circle, at[town.hex], fill=False)
@@ -314,25 +317,20 @@ def towns(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at
         letters.labels(["\n".join(str(n) for n in town.numbers)], [at[town.hex]], page.pt(size), weight="bold",
                        linespacing=1.1 if len(town.numbers) > 1 else spacing, stamped=True)
     for town in listed:
-        x, y = at[town.hex]
-        below = (0.5 if len(town.numbers) > 1 else 0.42) * page.scale
-        size, weight = (6.6, "normal") if town.small else (7.6, "bold")
-        letters.labels([town.name], [(x, y + below)], page.pt(size), halo=page.pt(2.4), va="top", weight=weight)
+        x, top, ha = names[town.hex]
+        points, weight = town_name_style(town)
+        letters.labels([town.name], [page.px((x, top))], page.pt(points), halo=page.pt(2.4), va="top", ha=ha,
+                       weight=weight)
 
 
-def specials(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at: dict) -> None:
+def specials(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at: dict, labels: dict) -> None:
     fill, edge = Ink(image, SPECIAL), Ink(image, "black", page.pt(0.7))
     star = _scaled(STAR, 0.3 * page.scale)
     for special_id, special in hexmap.specials.items():
-        spots = [at[h] for h in special["hexes"]]
-        for x, y in spots:
+        for x, y in (at[h] for h in special["hexes"]):
             spot = (x + 0.55 * page.scale, y - 0.3 * page.scale)
             fill.shape(("star", page.scale), star, spot, fill=True)
             edge.shape(("star", page.scale), star, spot, fill=False)
-        x, y = min(spots, key=lambda p: p[1])
-        column_x = (x - page.origin[0]) / page.scale + page.left
-        edge_x = 1.5 * (hexmap.grid.columns - 1)
-        ha = "right" if column_x > edge_x - 3 else "left" if column_x < 3 else "center"
-        x += {"right": 0.9, "left": -0.9, "center": 0}[ha] * page.scale
-        letters.labels([f"{special_id}: {special['name']}"], [(x, y - 1.0 * page.scale)], page.pt(7.2),
-                       colour="#6b4f00", halo=page.pt(2.4), ha=ha, va="baseline", weight="bold")
+        x, baseline, ha = labels[special_id]
+        letters.labels([f"{special_id}: {special['name']}"], [page.px((x, baseline))], page.pt(7.2), colour="#6b4f00",
+                       halo=page.pt(2.4), ha=ha, va="baseline", weight="bold")
