@@ -12,7 +12,9 @@ from typing import Any
 import yaml
 
 # LibYAML (C) when PyYAML was built with it: five to ten times faster than the pure-Python classes,
-# which stay as the fallback and write the very same text (tests compare both).
+# which stay as the fallback and write the very same text (tests compare both). A file LibYAML
+# refuses is read again by pure Python, whose message and place are the ones reported (LibYAML
+# places an error at an unfinished file's end on the line after it).
 LIBYAML = hasattr(yaml, "CSafeLoader") and hasattr(yaml, "CSafeDumper")
 
 
@@ -61,20 +63,32 @@ def _loader(pure: bool) -> type:
 def load_yaml(text: str, *, pure: bool = False) -> Any:
     """Plain data from YAML text, with the safe loader (LibYAML when present); raises yaml.YAMLError
     (with ``problem_mark``) on bad YAML, AliasBomb where aliases expand it too far."""
-    if not _may_alias(text):
-        return yaml.load(text, Loader=_loader(pure))
-    loader = _checked(_loader(pure))(text)
     try:
-        node = loader.get_single_node()
-        return None if node is None else loader.construct_document(node)
-    finally:
-        loader.dispose()
+        if not _may_alias(text):
+            return yaml.load(text, Loader=_loader(pure))
+        loader = _checked(_loader(pure))(text)
+        try:
+            node = loader.get_single_node()
+            return None if node is None else loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except AliasBomb:
+        raise
+    except yaml.YAMLError:
+        if pure or not LIBYAML:
+            raise
+        return load_yaml(text, pure=True)  # the error as pure Python words and places it
 
 
 def compose_yaml(text: str, *, loader: type | None = None) -> Any:
     """The YAML node tree of ``text`` (for readers that report line and column), alias bombs refused."""
     loader = loader or _loader(False)
-    node = yaml.compose(text, Loader=loader)
+    try:
+        node = yaml.compose(text, Loader=loader)
+    except yaml.YAMLError:
+        if loader is yaml.SafeLoader:
+            raise
+        return compose_yaml(text, loader=yaml.SafeLoader)
     if _may_alias(text):
         _check_size(node, text)
     return node
@@ -89,7 +103,13 @@ def _checked(base: type) -> type:
             self.gm_text = text
 
         def get_single_node(self):
-            node = super().get_single_node()
+            try:
+                node = super().get_single_node()
+            except yaml.YAMLError:
+                if base is yaml.SafeLoader:
+                    raise
+                yaml.compose(self.gm_text, Loader=yaml.SafeLoader)  # raises the error as pure Python places it
+                raise
             if _may_alias(self.gm_text):
                 _check_size(node, self.gm_text)
             return node

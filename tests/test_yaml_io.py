@@ -154,3 +154,16 @@ def test_plain_copies_turns_tuples_into_lists_and_names_what_is_not_plain():
 def test_plain_equals_the_yaml_round_trip_on_every_games_state():
     for state in _game_states():
         assert plain(state) == yaml.safe_load(yaml.safe_dump(state))
+
+
+@pytest.mark.parametrize("text", ["professions: [oops", "a: 1\nb: [2\n", "a: b: c\n", "- x\ny: 1\n", "a: 'open\n"])
+def test_bad_yaml_is_placed_alike_with_or_without_libyaml(text):
+    places = []
+    for pure in (False, True):
+        for read in (lambda t, p=pure: load_yaml(t, pure=p), lambda t, p=pure: yaml_loader(t, pure=p).get_single_node(),
+                     lambda t, p=pure: compose_yaml(t, loader=yaml.SafeLoader if p else None)):
+            with pytest.raises(yaml.YAMLError) as caught:
+                read(text)
+            mark = caught.value.problem_mark
+            places.append((mark.line, mark.column, caught.value.problem))
+    assert len(set(places)) == 1, places

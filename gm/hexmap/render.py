@@ -36,10 +36,19 @@ class MapPicture:
                      highlight=self.highlight, hex_numbers=self.hex_numbers)
 
     def figure(self):
-        """The same map as a matplotlib Figure (for SVG)."""
-        from gm.hexmap.figure import draw_figure
-        return draw_figure(self.hexmap, track=self.track, paint=self.paint, entries=self.entries, title=self.title,
-                           highlight=self.highlight, hex_numbers=self.hex_numbers)
+        """The same map as a matplotlib Figure (for SVG), drawn once."""
+        if self.__dict__.get("_figure") is None:
+            from gm.hexmap.figure import draw_figure
+            self._figure = draw_figure(self.hexmap, track=self.track, paint=self.paint, entries=self.entries,
+                                       title=self.title, highlight=self.highlight, hex_numbers=self.hex_numbers)
+        return self._figure
+
+    def __getattr__(self, name: str):
+        """Anything else asked of the picture (``artists``, ``texts``...) is asked of its Figure, as when
+        draw_map returned one (that imports matplotlib)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.figure(), name)
 
     def savefig(self, target, format: str = "png", dpi: int | None = None) -> None:  # noqa: A002 - as Figure
         if format != "png":
