@@ -1,6 +1,6 @@
 """What a hex map shows, each kind of thing as few artists as possible: drawing only, no rules.
 
-Every function adds its artists to a ``board`` (gm.hexmap.render.Board), in hex units with y growing
+Every function adds its artists to a ``board`` (gm.hexmap.figure.Board), in hex units with y growing
 downward. ``at`` maps a hex label to its centre; ``s`` scales sizes tuned at a quarter-inch hex and
 ``pt`` is one typographic point in hex units. The unchanging ones (terrain to hex numbers) go into
 the map's kept layer (gm.hexmap.layers); the rest are drawn above the track every time.
