@@ -1,7 +1,8 @@
-"""Benchmark: drawing the full campaign map with six companies' track to PNG, against hexalattice.
-
-Prints figures only (no asserts on time). Goal: ours at least 3x faster than hexalattice's own
-plotting of the same grid, and under 1.5 s. Run: .venv/bin/python bench/bench_hexmap.py [MAP]
+"""Benchmark: drawing the full campaign map with six companies' track to PNG, against hexalattice,
+both drawing again and again in this one process (after their imports). No command draws twice in
+a process: the goal's figure is the fresh-process one of bench_waits.py, which `make bench` runs;
+this one only shows the drawing alone. Also holds plausible_track, used by the tests.
+Prints figures only (no asserts on time). Run: .venv/bin/python bench/bench_hexmap.py [MAP]
 """
 from __future__ import annotations
 
