@@ -33,14 +33,17 @@ def figure_bytes(figure: Any, fmt: str, *, dpi: int | None = None) -> bytes:
 
 def palette_png(figure, *, dpi: int):
     """The figure rasterised by Agg, as a palette PIL image (save it as PNG)."""
-    import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
     figure.set_dpi(dpi)
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    return palette(Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB"))
+    rgba = canvas.buffer_rgba()  # read in place: no copy of the canvas before the one in RGB
+    width, height = canvas.get_width_height()
+    full = Image.frombuffer("RGBA", (width, height), rgba, "raw", "RGBA", 0, 1).convert("RGB")
+    del rgba, canvas
+    return palette(full)
 
 
 def palette(rgb):
