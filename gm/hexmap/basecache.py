@@ -22,7 +22,7 @@ from typing import Callable
 
 from PIL import Image
 
-VERSION = 3   # raise when the unchanging layer's drawing changes: older files are then not used
+VERSION = 4   # raise when the unchanging layer's drawing changes: older files are then not used
 KEEP = 12     # layers kept on disk
 _in_process: OrderedDict[str, Image.Image] = OrderedDict()
 
@@ -53,8 +53,10 @@ def layer(key: tuple, size: tuple[int, int], paint: Callable[[], Image.Image]) -
 
 
 def reduced(image: Image.Image) -> Image.Image:
-    """The layer in 256 colours (a palette image), as it is kept."""
-    return image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    """The layer in 256 colours (a palette image), as it is kept: the colours chosen as for every PNG
+    (gm.pictures.palette, from every fourth pixel each way)."""
+    from gm.pictures import palette
+    return palette(image)
 
 
 def _read(digest: str, size: tuple[int, int]) -> Image.Image | None:
