@@ -30,6 +30,9 @@ class Obstacles:
                             or bottom > self.bounds[3]):
             count += 1
         for a, b, half in self.lines:
+            if (max(a[0], b[0]) + half < left or min(a[0], b[0]) - half > right
+                    or max(a[1], b[1]) + half < top or min(a[1], b[1]) - half > bottom):
+                continue  # far from the box: most of the map's track
             if _segment_meets_box(a, b, (left - half, top - half, right + half, bottom + half)):
                 count += 1
         for (x, y), r in self.circles:

@@ -83,10 +83,10 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
         image.paste(layer.crop((0, top, layer.width, min(top + 256, layer.height))).convert("RGB"),
                     (corner[0], corner[1] + top))
     grid = hexmap.grid
-    at = {label: page.px(grid.center(label)) for label in grid.labels()}
+    centres = {label: grid.center(label) for label in grid.labels()}
+    at = {label: page.px(centre) for label, centre in centres.items()}
     on_map = [label for label in grid.labels() if hexmap.terrain.get(label, "x") != "x"]
     letters = Lettering(image)
-    centres = {label: grid.center(label) for label in grid.labels()}
     lines, covered = trackplan.plan(track, centres)
     track_lines(image, page, lines, paint)
     if hex_numbers and covered:
