@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gm.hexmap import basecache
+from gm.hexmap import basecache, maskstore
 from gm.hexmap.mapfile import load_map
 from gm.hexmap.render import draw_map
 from gm.pictures import figure_bytes, palette_png
@@ -89,14 +89,18 @@ def test_the_png_looks_like_the_svg_figure(name):
     assert _difference(*small)[1] < 0.01
 
 
-def test_the_layer_kept_on_disk_gives_the_same_bytes_as_painting_afresh(tmp_path, monkeypatch):
+def test_the_layer_and_masks_kept_on_disk_give_the_same_bytes_as_painting_afresh(tmp_path, monkeypatch):
+    maskstore.forget()
     fresh = figure_bytes(_picture("tutorial"), "png")
-    kept = list((tmp_path / "cache").glob("layer-*.bin"))
-    assert len(kept) == 1
-    basecache.forget()  # a later process: reads the layer from disk
+    kept = list((tmp_path / "cache").glob("layer-*.bin")) + list((tmp_path / "cache").glob("masks-*.bin"))
+    assert len(kept) == 2
+    basecache.forget()  # a later process: reads the layer and the masks from disk
+    maskstore.forget()
     assert figure_bytes(_picture("tutorial"), "png") == fresh
-    kept[0].write_bytes(b"not a picture")  # a damaged file is painted afresh
+    for damaged in kept:  # damaged files are painted afresh
+        damaged.write_bytes(b"not a picture")
     basecache.forget()
+    maskstore.forget()
     assert figure_bytes(_picture("tutorial"), "png") == fresh
     monkeypatch.setenv("GM_CACHE_DIR", "off")
     basecache.forget()

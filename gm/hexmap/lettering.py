@@ -17,7 +17,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from gm.hexmap.canvas import kept_mask, paste, rgb
+from gm.hexmap.canvas import _masks, kept_mask, paste, rgb
 
 TEXT_SUPER = 2  # text is drawn at twice the size: phases of half a pixel
 
@@ -115,17 +115,24 @@ _STRONGER = [min(255, v * 2) for v in range(256)]
 _PAD = 5  # room for a halo around the ink, in pixels
 
 
-@lru_cache(maxsize=8192)
 def _text_mask(text: str, weight: str, style: str, size: float, halo: float, phase: int):
     """The kept mask of ``text`` about its pen position's pixel on the baseline (see canvas.kept_mask);
-    with ``halo`` > 0, the halo's mask instead: the text spread about halo / 2 pixels each way."""
+    with ``halo`` > 0, the halo's mask instead: the text spread about halo / 2 pixels each way. Kept
+    with the shapes' masks (and so on disk, gm.hexmap.maskstore)."""
+    key = ("text", text, weight, style, size, halo, phase)
+    kept = _masks.get(key)
+    if kept is not None:
+        return kept
     small, left, top = _rendered(text, weight, style, size, _PAD, phase)
     if small is None:
-        return (None, 0, 0, 0, 0)
-    if halo > 0:  # a pixel's worth of every neighbour's ink, softened by the rest of halo / 2
-        small = small.filter(ImageFilter.MaxFilter(3)).filter(ImageFilter.BoxBlur(max(halo / 2 - 1, 0.3)))
-        small = small.point(_STRONGER)
-    return kept_mask(small, left, top)
+        kept = (None, 0, 0, 0, 0)
+    else:
+        if halo > 0:  # a pixel's worth of every neighbour's ink, softened by the rest of halo / 2
+            small = small.filter(ImageFilter.MaxFilter(3)).filter(ImageFilter.BoxBlur(max(halo / 2 - 1, 0.3)))
+            small = small.point(_STRONGER)
+        kept = kept_mask(small, left, top)
+    _masks[key] = kept
+    return kept
 
 
 @lru_cache(maxsize=1024)

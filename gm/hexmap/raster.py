@@ -15,7 +15,7 @@ from typing import Iterable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from gm.hexmap import basecache, rasterkey, trackplan
+from gm.hexmap import basecache, maskstore, rasterkey, trackplan
 from gm.hexmap.canvas import SUPER, Ink, rgb
 from gm.hexmap.grid import DIRECTIONS, SQRT3
 from gm.hexmap.lettering import Lettering, font_file
@@ -78,6 +78,8 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
     """The whole picture, in full colour (RGB)."""
     page = page_for(hexmap, title, entries)
     layer, corner = unchanging(hexmap, page, hex_numbers)
+    masks = (fingerprint(hexmap), round(page.scale, 6))
+    known = maskstore.load(masks)
     image = Image.new("RGB", (page.width, page.height), "white")
     for top in range(0, layer.height, 256):  # in strips: no second full-colour copy of the map in memory
         image.paste(layer.crop((0, top, layer.width, min(top + 256, layer.height))).convert("RGB"),
@@ -103,6 +105,7 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
     rasterkey.draw(image, letters, entries)
     if title:
         letters.labels([title], [(page.width / 2, 0.25 * DPI - page.lift)], 14 * DPI / 72, weight="bold")
+    maskstore.save(masks, known)
     return image
 
 
