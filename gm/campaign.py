@@ -224,6 +224,8 @@ class Campaign:
             stage.discard()
             raise
         stage.publish()
+        for stale in (self.path / "secret" / "dice").glob(".*.tmp"):  # a killed write of a secret roll log
+            stale.unlink(missing_ok=True)
 
     # ---- the lock --------------------------------------------------------------------------
     @contextlib.contextmanager

@@ -136,10 +136,13 @@ def test_ended_between_any_two_writes_the_turn_is_old_or_new_and_the_next_resolv
 def test_stale_temporary_files_do_not_survive_a_resolve(ready):
     orders = ready / "turns" / "001" / "orders"
     (orders / ".ann.txt.x1y2.tmp").write_text("half an order")
+    (ready / "secret" / "dice").mkdir(parents=True, exist_ok=True)
+    (ready / "secret" / "dice" / ".001.yaml.abcd.tmp").write_text("rolls: [")
     (ready / "turns" / ".001.staged").mkdir()
     (ready / "turns" / ".001.staged" / "dice.yaml").write_text("seed: revealed\n")
     engine.resolve(Campaign(ready))
     assert sorted(p.name for p in (ready / "turns").rglob(".*")) == []
+    assert list((ready / "secret").rglob(".*")) == []
     assert sorted(p.name for p in orders.iterdir()) == ["ann.txt", "bob.txt"]
 
 
