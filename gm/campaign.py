@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import CampaignError, UsageError
-from .fileio import atomic_write, write_yaml
+from .fileio import StagedFolder, atomic_write, dump_yaml, load_yaml, write_yaml
 from .lock import campaign_lock
 from .names import suggestion
 from .players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
 
+# what resolving a turn writes (the rest of a turn's folder, its orders and press, is kept)
+TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports"})
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
 
@@ -42,7 +45,7 @@ def _read_yaml(path: Path, what: str) -> Any:
     except OSError as exc:
         raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
     try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -228,20 +231,35 @@ class Campaign:
     # ---- writing a turn --------------------------------------------------------------------
     def write_turn(self, turn: int, *, state: dict, dice: dict, events: list, reports: dict[str, str | bytes],
                    settings: dict | None = None, fail_after: str | None = None) -> None:
-        """Write a resolved turn; state.yaml last, so an interrupted write leaves the turn unresolved.
+        """Write a resolved turn whole or not at all: every file goes into a hidden staging folder
+        beside the turn's (with the orders already there), one sync makes them durable, and one
+        atomic swap puts the folder in place (gm.fileio.StagedFolder). state.yaml marks the turn
+        resolved. Until the swap nothing of the turn is visible: no dice.yaml revealing its seed, no
+        partial reports; stale temporary files of the turn are not carried over.
         ``fail_after`` (tests only) raises after the named step to prove that."""
         folder = self.turn_dir(turn)
-        write_yaml(folder / "dice.yaml", dice)
-        write_yaml(folder / "events.yaml", events)
-        if settings is not None:
-            write_yaml(folder / "settings.yaml", settings)
-        if fail_after == "events":
-            raise RuntimeError("injected failure after writing events")
-        for name, data in reports.items():
-            atomic_write(folder / "reports" / name, data)
-        if fail_after == "reports":
-            raise RuntimeError("injected failure after writing reports")
-        write_yaml(folder / "state.yaml", state)
+        for inside in (folder, folder / "reports"):
+            if inside.is_symlink():
+                raise CampaignError(f"{inside}: is a symbolic link; gm writes a turn's files only into real folders")
+        stage = StagedFolder(folder, keep=lambda name: name not in TURN_OUTPUTS, last="state.yaml")
+        try:
+            stage.write("dice.yaml", dump_yaml(dice))
+            stage.write("events.yaml", dump_yaml(events))
+            if settings is not None:
+                stage.write("settings.yaml", dump_yaml(settings))
+            if fail_after == "events":
+                raise RuntimeError("injected failure after writing events")
+            for name, data in reports.items():
+                stage.write(f"reports/{name}", data)
+            if fail_after == "reports":
+                raise RuntimeError("injected failure after writing reports")
+            stage.write("state.yaml", dump_yaml(state))
+        except BaseException:
+            stage.discard()
+            raise
+        stage.publish()
+        for stale in (self.path / "secret" / "dice").glob(".*.tmp"):  # a killed write of a secret roll log
+            stale.unlink(missing_ok=True)
 
     # ---- the lock --------------------------------------------------------------------------
     def lock(self) -> contextlib.AbstractContextManager[None]:
@@ -250,15 +268,41 @@ class Campaign:
 
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
-    """Lay out a new campaign folder (refuses a non-empty one)."""
+    """Lay out a new campaign folder (refuses a non-empty one, except what a killed `gm new` left)."""
     problem = players_problem(config.get("players"))
     if problem:
         raise UsageError(problem)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
+        if not _unfinished_new(path):
+            raise UsageError(f"{path}: already exists and is not empty; choose a new folder")
+        for name in _NEW_ENTRIES:  # a `gm new` killed before turn 000 was written: made again
+            target = path / name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
     (path / "secret").mkdir(parents=True, exist_ok=True)
     (path / "turns").mkdir(exist_ok=True)
     atomic_write(path / "secret" / "master.key", master.hex() + "\n")
     os.chmod(path / "secret" / "master.key", 0o600)
     write_yaml(path / "campaign.yaml", config)
     return Campaign(path)
+
+
+_NEW_ENTRIES = ("campaign.yaml", "secret", "turns")
+
+
+def _unfinished_new(path: Path) -> bool:
+    """Whether ``path`` holds only what `gm new` writes, and no turn was ever resolved in it."""
+    names = [p.name for p in path.iterdir() if not p.name.endswith(".tmp")]
+    if any(name not in _NEW_ENTRIES for name in names):
+        return False
+    secret, turns = path / "secret", path / "turns"
+    if secret.is_dir() and any(p.name not in ("master.key", "dice") and not p.name.endswith(".tmp")
+                               for p in secret.iterdir()):
+        return False
+    if turns.is_dir():
+        for entry in turns.iterdir():
+            if not entry.name.startswith(".") and (entry.name != "000" or (entry / "state.yaml").exists()):
+                return False
+    return True

@@ -17,6 +17,7 @@ import yaml
 
 from . import games, runner
 from .errors import GMError, UsageError
+from .fileio import load_yaml
 
 CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
              "expect_errors", "expect_setup_error", "description", "notes"}
@@ -34,7 +35,7 @@ class CaseResult:
 def load_cases(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(f"{path}: no such case file") from None
     except yaml.YAMLError as exc:

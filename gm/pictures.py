@@ -7,7 +7,8 @@ palette is chosen from every fourth pixel each way (a sixteenth of the work: eve
 pictures comes in areas or lines wider than that), then each pixel takes its nearest palette
 colour; the lightest compression (level 1) writes in half the time of level 6 for a file an eighth
 larger.
-Other formats (SVG), and figures that draw themselves, use the figure's own ``savefig``.
+Other formats (SVG), and figures that draw themselves (maps and boards painted with Pillow, which
+use ``palette`` too), use the figure's own ``savefig``.
 Imports matplotlib and Pillow only when called.
 """
 from __future__ import annotations
@@ -32,18 +33,27 @@ def figure_bytes(figure: Any, fmt: str, *, dpi: int | None = None) -> bytes:
 
 def palette_png(figure, *, dpi: int):
     """The figure rasterised by Agg, as a palette PIL image (save it as PNG)."""
-    import numpy as np
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
     figure.set_dpi(dpi)
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    rgb = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB")
+    rgba = canvas.buffer_rgba()  # read in place: no copy of the canvas before the one in RGB
+    width, height = canvas.get_width_height()
+    full = Image.frombuffer("RGBA", (width, height), rgba, "raw", "RGBA", 0, 1).convert("RGB")
+    del rgba, canvas
+    return palette(full)
+
+
+def palette(rgb):
+    """A full-colour PIL image reduced to 256 colours chosen from every fourth pixel each way."""
+    from PIL import Image
+
     width, height = rgb.size
     sample = rgb.resize((max(width // 4, 1), max(height // 4, 1)), Image.Resampling.NEAREST)
-    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
-    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    chosen = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
+    return rgb.quantize(palette=chosen, dither=Image.Dither.NONE)
 
 
 def _is_matplotlib(figure: Any) -> bool:

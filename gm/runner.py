@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import fileio
 from .dice import Dice, turn_seed
 from .errors import GMError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError, located_lines
 from .games.base import Event, Game, Orders, Outcome, State
@@ -177,22 +178,10 @@ def outcome(game: Game, state: State, players: list[str]) -> Outcome | None:
 
 
 # ---- plain data ----------------------------------------------------------------------------------
-_SCALARS = (str, int, float, bool, type(None))
-
-
 def plain(data: Any, where: str = "state") -> Any:
-    """``data`` as it reads back from a YAML or JSON file: tuples become lists, a copy is made,
-    and anything that is not plain data (objects, sets) is refused as a game bug. Cheap: one
-    walk, no serialising."""
-    if isinstance(data, dict):
-        out = {}
-        for key, value in data.items():
-            if not isinstance(key, (str, int)) or isinstance(key, bool):
-                raise GameBug(f"{where}: key {key!r} is not a string or a whole number")
-            out[key] = plain(value, f"{where}.{key}")
-        return out
-    if isinstance(data, (list, tuple)):
-        return [plain(v, f"{where}[{i}]") for i, v in enumerate(data)]
-    if isinstance(data, _SCALARS):
-        return data
-    raise GameBug(f"{where}: {type(data).__name__} is not plain data")
+    """``data`` as it reads back from a YAML or JSON file: a copy in which tuples are lists; anything
+    that is not plain data (objects, sets) is refused as a game bug. One walk, no serialising."""
+    try:
+        return fileio.plain(data)
+    except fileio.NotPlainData as exc:
+        raise GameBug(f"{where}: {exc}") from None

@@ -1,4 +1,5 @@
-"""The speed-ups of map drawing must not change the picture: the kept layer, stamped labels and sides."""
+"""The speed-ups of the SVG figure (and its raster) must not change the picture: the kept layer, stamped
+labels and sides."""
 from __future__ import annotations
 
 import sys
@@ -38,16 +39,16 @@ def test_the_kept_layer_gives_the_same_pixels_as_drawing_afresh(monkeypatch, nam
     real = layers.StaticLayer.artists
     monkeypatch.setattr(layers.StaticLayer, "artists", lambda self: builds.append(1) or real(self))
     layers.forget()
-    fresh = _raster(draw_map(hexmap, track=track, title="one"))
-    again = _raster(draw_map(hexmap, track=track, title="one"))
+    fresh = _raster(draw_map(hexmap, track=track, title="one").figure())
+    again = _raster(draw_map(hexmap, track=track, title="one").figure())
     assert len(builds) == 1  # the second drawing copied the kept layer
     assert np.array_equal(fresh, again)
     # other track, other title and a longer key: still the same layer, and the same picture as afresh
     fewer = {c: links[:3] for c, links in list(track.items())[:4]}
     names = {c: f"The {c} and Northern Counties Railway" for c in fewer}
-    kept = _raster(draw_map(hexmap, track=fewer, names=names, title="two"))
+    kept = _raster(draw_map(hexmap, track=fewer, names=names, title="two").figure())
     layers.forget()
-    afresh = _raster(draw_map(hexmap, track=fewer, names=names, title="two"))
+    afresh = _raster(draw_map(hexmap, track=fewer, names=names, title="two").figure())
     assert len(builds) == 2 and np.array_equal(kept, afresh)
 
 

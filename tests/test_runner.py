@@ -48,7 +48,7 @@ def test_fill_missing_by_policy_and_step_is_plain_and_pure():
 
 def test_plain_turns_tuples_into_lists_and_refuses_objects():
     assert runner.plain({"a": (1, 2), 3: [("x",)]}) == {"a": [1, 2], 3: [["x"]]}
-    with pytest.raises(runner.GameBug, match=r"state\.a: set is not plain data"):
+    with pytest.raises(runner.GameBug, match=r"state: data\[.a.\]: a set"):
         runner.plain({"a": {1}})
 
 

@@ -1,6 +1,6 @@
 """What a hex map shows, each kind of thing as few artists as possible: drawing only, no rules.
 
-Every function adds its artists to a ``board`` (gm.hexmap.render.Board), in hex units with y growing
+Every function adds its artists to a ``board`` (gm.hexmap.figure.Board), in hex units with y growing
 downward. ``at`` maps a hex label to its centre; ``s`` scales sizes tuned at a quarter-inch hex and
 ``pt`` is one typographic point in hex units. The unchanging ones (terrain to hex numbers) go into
 the map's kept layer (gm.hexmap.layers); the rest are drawn above the track every time.
@@ -13,17 +13,17 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 from matplotlib.collections import PolyCollection
 
-from gm.hexmap import shapes
+from gm.hexmap import shapes, trackplan
 from gm.hexmap.glyphs import add_labels
 from gm.hexmap.grid import SQRT3, Grid
 from gm.hexmap.lattice import grid_centres
 from gm.hexmap.model import HexMap
+from gm.hexmap.placing import town_name_style, town_radius
 from gm.hexmap.stamps import HexSides
-from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, MOUNTAIN,
-                             MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS,
-                             TRACK_GAP, WATER_NUMBER, WIDE_RIVER)
-
-NUMBER_ABOVE = 0.6  # a hex number sits this far above its hex's centre, clear of the track through it
+from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, LAKE_NUMBER,
+                             MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK,
+                             TERRAIN_COLOURS, WATER_NUMBER, WIDE_RIVER)
+from gm.hexmap.trackplan import NUMBER_ABOVE  # one number for the PNG and the SVG
 
 
 # --- the unchanging layer ------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def hex_numbers(board, grid: Grid, letters: np.ndarray, s: float, *, only: Itera
     spots = grid_centres(grid) + np.array([0.0, -NUMBER_ABOVE])
     chosen = np.ones(len(names), bool) if only is None else np.isin(names, sorted(only))
     halo = 0.0 if only is None else 2.0 * s
-    for kinds, colour in ((".fsm", HEX_NUMBER), ("~l", WATER_NUMBER)):
+    for kinds, colour in ((".fsm", HEX_NUMBER), ("~", WATER_NUMBER), ("l", LAKE_NUMBER)):
         mine = chosen & np.isin(letters, list(kinds))
         if mine.any():
             add_labels(board, names[mine], spots[mine], size, colour=colour, halo=halo, zorder=7.5)
@@ -145,96 +145,58 @@ def ferry_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
                colour=FERRY, halo=2 * s, zorder=8, style="italic")
 
 
-def towns(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+def towns(board, hexmap: HexMap, at: dict, s: float, pt: float, names: dict) -> None:
+    """Town circles, their numbers, and their names where gm.hexmap.placing put them."""
     listed = hexmap.town_list()
     if not listed:
         return
     spots = np.array([at[t.hex] for t in listed])
-    radii = np.array([0.27 if t.small else 0.42 if len(t.numbers) > 1 else 0.35 for t in listed])
+    radii = np.array([town_radius(t) for t in listed])
     board.add_artist(shapes.filled(shapes.placed(shapes.CIRCLE, spots, radii), "white", edge="black",
                                    width=1.2 * s, zorder=10))
     for kind, size in (("small", 4.4), ("one", 5.8), ("many", 4.6)):
         chosen = [i for i, t in enumerate(listed) if _kind(t) == kind]
         add_labels(board, ["\n".join(str(n) for n in listed[i].numbers) for i in chosen], spots[chosen],
                    size * s * pt, zorder=11, weight="bold", linespacing=1.1)
-    below = spots + np.array([[0.0, 0.5 if len(t.numbers) > 1 else 0.42] for t in listed])
-    for small, size, weight in ((False, 7.6, "bold"), (True, 6.6, "normal")):
-        chosen = [i for i, t in enumerate(listed) if t.small == small]
-        add_labels(board, [listed[i].name for i in chosen], below[chosen], size * s * pt, halo=2.4 * s, zorder=11,
-                   va="top", weight=weight)
+    for town in listed:
+        x, top, ha = names[town.hex]
+        points, weight = town_name_style(town)
+        add_labels(board, [town.name], [(x, top)], points * s * pt, halo=2.4 * s, zorder=11, va="top", ha=ha,
+                   weight=weight)
 
 
 def _kind(town) -> str:
     return "small" if town.small else "many" if len(town.numbers) > 1 else "one"
 
 
-def specials(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+def specials(board, hexmap: HexMap, at: dict, s: float, pt: float, labels: dict) -> None:
     for special_id, special in hexmap.specials.items():
         spots = np.array([at[h] for h in special["hexes"]])
         stars = shapes.placed(shapes.STAR, spots + [0.55, -0.3], 0.3)
         board.add_artist(shapes.filled(stars, SPECIAL, edge="black", width=0.7 * s, zorder=12))
-        x, y = spots[np.argmin(spots[:, 1])]
-        edge = 1.5 * (hexmap.grid.columns - 1)
-        ha = "right" if x > edge - 3 else "left" if x < 3 else "center"
-        x += {"right": 0.9, "left": -0.9, "center": 0}[ha]
-        add_labels(board, [f"{special_id}: {special['name']}"], [(x, y - 1.0)], 7.2 * s * pt, colour="#6b4f00",
+        x, baseline, ha = labels[special_id]
+        add_labels(board, [f"{special_id}: {special['name']}"], [(x, baseline)], 7.2 * s * pt, colour="#6b4f00",
                    halo=2.4 * s, zorder=12, ha=ha, va="baseline", weight="bold")
 
 
 # --- track ------------------------------------------------------------------------------------------------
 def track(board, links: Mapping[str, Iterable[Sequence[str]]], paint: Mapping[str, str], at: dict,
           s: float) -> set[str]:
-    """Each company's links, centre to centre, shared links side by side. Links between hexes that are
-    not neighbours (ferries) are dashed. All casings go first, in two collections, then each company's
-    colour in its own. Returns the hexes whose numbers the track covers: its own, and those it crosses."""
-    companies = list(links)
-    sharing: dict[tuple[str, str], list[str]] = {}
-    for company in companies:
-        for link in links[company]:
-            a, b = _link(link, at)
-            owners = sharing.setdefault((a, b) if a < b else (b, a), [])
-            if company not in owners:
-                owners.append(company)
-    if not sharing:
+    """Each company's links as gm.hexmap.trackplan places them (the PNG's plan): all casings first,
+    in two collections, then each company's colour in its own; links between hexes that are not
+    neighbours (ferries) dashed. Returns the hexes whose numbers the track covers."""
+    lines, covered = trackplan.plan(links, at)
+    if not lines:
         return set()
-    ends = np.array([[at[a], at[b]] for a, b in sharing], float)  # (links, 2, 2)
-    step = ends[:, 1] - ends[:, 0]
-    length = np.hypot(*step.T)
-    normal = np.stack([-step[:, 1], step[:, 0]], axis=1) / length[:, None]
-    far = np.abs(length - SQRT3) > 1e-6  # neighbours' centres are sqrt(3) apart
-    owner, place, link = [], [], []
-    for i, owners in enumerate(sharing.values()):
-        for n, company in enumerate(owners):
-            owner.append(company)
-            place.append(n - (len(owners) - 1) / 2)
-            link.append(i)
-    link_i = np.array(link)
-    segments = ends[link_i] + (normal[link_i] * TRACK_GAP * np.array(place)[:, None])[:, None, :]
-    dashed = far[link_i]
-    owned = np.array(owner)
-    styles = (("solid", ~dashed), ((0, (3, 2)), dashed))
-    for style, chosen in styles:  # a dark casing keeps pale colours (yellow) visible on pale land
-        if chosen.any():
-            board.add_artist(shapes.strokes(segments[chosen], CASING, 3.9 * s, style=style, zorder=7))
-    for company in companies:
-        for style, chosen in styles:
-            mine = chosen & (owned == company)
-            if mine.any():
-                board.add_artist(shapes.strokes(segments[mine], paint[company], 2.5 * s, style=style, zorder=7.1))
-    covered = {h for pair in sharing for h in pair}
-    if far.any():  # a ferry crosses water hexes: their numbers go above it too
-        labels = list(at)
-        numbers = np.array([at[h] for h in labels]) + [0.0, -NUMBER_ABOVE]
-        for (x0, y0), (x1, y1) in ends[far]:
-            along = np.linspace(0, 1, 4 * int(np.hypot(x1 - x0, y1 - y0)) + 2)[:, None]
-            points = np.array([x0, y0]) + along * np.array([x1 - x0, y1 - y0])
-            near = np.abs(points[:, None, 0] - numbers[None, :, 0]) < 0.6
-            near &= np.abs(points[:, None, 1] - numbers[None, :, 1]) < 0.35
-            covered.update(labels[i] for i in np.flatnonzero(near.any(axis=0)))
+    styles = (("solid", False), ((0, (3, 2)), True))
+    for style, dashed in styles:  # a dark casing keeps pale colours (yellow) visible on pale land
+        chosen = [(a, b) for _, a, b, far in lines if far == dashed]
+        if chosen:
+            board.add_artist(shapes.strokes(np.array(chosen, float), CASING, 3.9 * s, style=style, zorder=7))
+    for company in links:
+        for style, dashed in styles:
+            mine = [(a, b) for owner, a, b, far in lines if owner == company and far == dashed]
+            if mine:
+                board.add_artist(shapes.strokes(np.array(mine, float), paint[company], 2.5 * s, style=style,
+                                                zorder=7.1))
     return covered
-
-
-def _link(link: Sequence[str], at: dict) -> tuple[str, str]:
-    if len(link) != 2 or link[0] not in at or link[1] not in at:
-        raise ValueError(f"track link {list(link)!r} is not two hexes of this map")
-    return str(link[0]), str(link[1])

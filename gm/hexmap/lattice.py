@@ -4,7 +4,7 @@ hexalattice builds pointy-topped lattices in rows, every second row shifted righ
 Transposed, that is our flat-topped lattice in columns, every second column shifted down. Its
 argument check calls exit() (status 0) on a bad argument, so everything is validated here first;
 its plotting (do_plot=True) is never used: it crashes on current numpy. It imports pyplot, so this
-module is imported only by the renderer.
+module is imported only by the SVG figure (gm.hexmap.figure); PNGs take centres from Grid.center.
 """
 from __future__ import annotations
 

@@ -1,82 +1,86 @@
-"""Drawing a hex map and the companies' track on a matplotlib Figure (never pyplot); holds no rules.
+"""Drawing a hex map and the companies' track; holds no rules.
 
-Everything repeated per hex is one artist (gm.hexmap.features), the glyphs of the hex numbers are
-stamped from cached masks (gm.hexmap.stamps), and the part of the map that never changes is drawn
-once and then copied (gm.hexmap.layers). Drawing units: a hex's corner radius is 1; y grows downward
-(row 01 at the top), as in gm.hexmap.grid. Sizes in points are scaled with the hex's size on paper.
+``draw_map`` returns a MapPicture: as PNG it is painted with Pillow (gm.hexmap.raster), which
+imports in a twentieth of matplotlib's time, so `gm map` and `gm resolve` never load matplotlib,
+numpy or hexalattice for a map; as SVG it is a matplotlib Figure (gm.hexmap.figure), imported then.
+Both lay the page out alike (same sizes, colours and places). Drawing units: a hex's corner radius
+is 1; y grows downward (row 01 at the top), as in gm.hexmap.grid.
 """
 from __future__ import annotations
 
-import hashlib
-import math
 import os
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.transforms import Affine2D
-
-from gm.hexmap import features, legend, shapes
-from gm.hexmap.grid import SQRT3, Grid
-from gm.hexmap.lattice import grid_centres
-from gm.hexmap.layers import StaticLayer
 from gm.hexmap.model import HexMap
-from gm.hexmap.style import (BLOCKED, CASING, DPI, FERRY, FOREIGN, GRID_EDGE, HEX_INCHES, HIGHLIGHT, PALETTE, RIVER,
-                             SPECIAL, START, SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS, TERRAIN_LEGEND, WIDE_RIVER)
+from gm.hexmap.style import (BLOCKED, CASING, DPI, FERRY, FOREIGN, GRID_EDGE, PALETTE, RIVER, SPECIAL, START,
+                             SWAMP_HATCH, SWAMP_INK, TERRAIN_COLOURS, TERRAIN_LEGEND, WIDE_RIVER)
 
-__all__ = ["draw_map", "render_blank", "save_figure", "Board", "TERRAIN_COLOURS", "DPI"]
+__all__ = ["draw_map", "render_blank", "save_figure", "MapPicture", "TERRAIN_COLOURS", "DPI"]
+
+
+class MapPicture:
+    """A map to be drawn: ``savefig`` like a matplotlib Figure (PNG painted with Pillow, any other
+    format through ``figure()``), ``image()`` the PNG's picture, ``figure()`` the Figure."""
+
+    def __init__(self, hexmap: HexMap, *, track: Mapping[str, list], paint: Mapping[str, str], entries: list[tuple],
+                 title: str | None, highlight: list[str] | None, hex_numbers: bool):
+        self.hexmap, self.track, self.paint, self.entries = hexmap, track, paint, entries
+        self.title, self.highlight, self.hex_numbers = title, highlight, hex_numbers
+        self.gm_dpi = DPI  # campaigns write the map at the size it was designed for
+
+    def image(self):
+        """The picture in full colour (a PIL RGB image)."""
+        from gm.hexmap.raster import paint
+        return paint(self.hexmap, track=self.track, paint=self.paint, entries=self.entries, title=self.title,
+                     highlight=self.highlight, hex_numbers=self.hex_numbers)
+
+    def figure(self):
+        """The same map as a matplotlib Figure (for SVG), drawn once."""
+        if self.__dict__.get("_figure") is None:
+            from gm.hexmap.figure import draw_figure
+            self._figure = draw_figure(self.hexmap, track=self.track, paint=self.paint, entries=self.entries,
+                                       title=self.title, highlight=self.highlight, hex_numbers=self.hex_numbers)
+        return self._figure
+
+    def __getattr__(self, name: str):
+        """Anything else asked of the picture (``artists``, ``texts``...) is asked of its Figure, as when
+        draw_map returned one (that imports matplotlib)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.figure(), name)
+
+    def savefig(self, target, format: str = "png", dpi: int | None = None) -> None:  # noqa: A002 - as Figure
+        if format != "png":
+            self.figure().savefig(target, format=format, dpi=dpi or self.gm_dpi)
+            return
+        if dpi not in (None, self.gm_dpi):
+            raise ValueError(f"a map's PNG is drawn at {self.gm_dpi} dpi, not {dpi}")
+        from gm.pictures import palette
+        reduced = palette(self.image())  # the full-colour picture is let go before the file is written
+        reduced.save(target, format="PNG", compress_level=1)
 
 
 def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | None = None,
              colours: Mapping[str, str] | None = None, names: Mapping[str, str] | None = None,
              title: str | None = None, highlight: Iterable[str] | None = None,
-             hex_numbers: bool = True) -> Figure:
+             hex_numbers: bool = True) -> MapPicture:
     """The map with terrain, rivers, towns, ferries, foreign countries and each company's track.
 
     ``track`` is {company: [[hexA, hexB], ...]} (links drawn centre to centre), ``colours`` a colour
     per company (a name or '#rrggbb'), ``names`` the company names shown in the legend,
     ``highlight`` hexes to ring (a route, an error), ``hex_numbers`` False to leave them off.
     """
-    grid = hexmap.grid
-    labels = grid.labels()
-    centres = grid_centres(grid)
-    at = {label: centres[i] for i, label in enumerate(labels)}
-    letters = np.array([hexmap.terrain.get(label, "x") for label in labels])
-    radius_in = float(np.clip(15.0 / (1.5 * grid.columns + 0.5), *HEX_INCHES))
-    s = radius_in / 0.25       # every size in points below is tuned at a quarter-inch hex
-    pt = 1 / (radius_in * 72)  # one typographic point in drawing units
-
-    companies = list(track or {})
+    track = {company: [list(link) for link in links] for company, links in (track or {}).items()}
+    for links in track.values():
+        for link in links:
+            if len(link) != 2 or not all(hexmap.grid.contains(h) for h in link):
+                raise ValueError(f"track link {list(link)!r} is not two hexes of this map")
+    companies = list(track)
     paint = {c: (colours or {}).get(c) or PALETTE[i % len(PALETTE)] for i, c in enumerate(companies)}
-    entries = _legend_entries(hexmap, letters, companies, paint, names or {})
-    fig, board, box = _figure(grid, radius_in, title, entries)
-
-    def unchanging() -> list:
-        base = Board(fig, board.transform, keep=True)
-        features.terrain(base, grid, centres, letters, s)
-        features.foreign_lands(base, hexmap, at, s)
-        features.rivers(base, hexmap, at, s)
-        features.ferry_sites(base, hexmap, at, s)
-        features.starts(base, hexmap, at, s)
-        if hex_numbers:
-            features.hex_numbers(base, grid, letters, s)
-        return base.kept
-
-    board.add_artist(StaticLayer((_fingerprint(hexmap, letters), radius_in, hex_numbers), unchanging, box))
-    covered = features.track(board, track or {}, paint, at, s)
-    if hex_numbers and covered:
-        features.hex_numbers(board, grid, letters, s, only=covered)
-    features.foreign_names(board, hexmap, at, s, pt)
-    features.ferry_names(board, hexmap, at, s, pt)
-    features.towns(board, hexmap, at, s, pt)
-    features.specials(board, hexmap, at, s, pt)
-    spots = np.array([at[h] for h in (highlight or ()) if h in at])
-    if len(spots):
-        board.add_artist(shapes.outlined(shapes.placed(shapes.HEXAGON, spots, 0.95), HIGHLIGHT, 2.6 * s, zorder=9))
-    legend.draw(fig, entries)
-    fig.gm_dpi = DPI  # campaigns write the map at the size it was designed for
-    return fig
+    entries = legend_entries(hexmap, companies, paint, names or {})
+    return MapPicture(hexmap, track=track, paint=paint, entries=entries, title=title,
+                      highlight=list(highlight) if highlight else None, hex_numbers=hex_numbers)
 
 
 def render_blank(path: str | os.PathLike, out_file: str | os.PathLike) -> Path:
@@ -87,9 +91,9 @@ def render_blank(path: str | os.PathLike, out_file: str | os.PathLike) -> Path:
     return save_figure(draw_map(hexmap, title=hexmap.name), out_file)
 
 
-def save_figure(fig: Figure, out_file: str | os.PathLike, *, dpi: int = DPI) -> Path:
-    """Write ``fig`` as PNG (256 colours, see gm.pictures) or SVG, by the file's extension, atomically
-    (a temporary file renamed into place) and readable like any file the user writes."""
+def save_figure(picture, out_file: str | os.PathLike, *, dpi: int = DPI) -> Path:
+    """Write ``picture`` (a MapPicture or a Figure) as PNG (256 colours, see gm.pictures) or SVG, by the
+    file's extension, atomically (a temporary file renamed into place), readable like any file."""
     from gm.fileio import atomic_write
     from gm.pictures import figure_bytes
 
@@ -97,61 +101,14 @@ def save_figure(fig: Figure, out_file: str | os.PathLike, *, dpi: int = DPI) -> 
     kind = out.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise ValueError(f"cannot write {out.name}: give a file ending in .png or .svg")
-    atomic_write(out, figure_bytes(fig, kind, dpi=dpi))
+    atomic_write(out, figure_bytes(picture, kind, dpi=dpi))
     return out
 
 
-# --- layout -------------------------------------------------------------------------------------------
-class Board:
-    """Where the map's artists go: straight onto the figure, in hex units with y growing downward, or
-    (``keep``) into the list ``kept`` for the map's unchanging layer.
-
-    An Axes would give the same coordinates, but creating its ticks and spines (never shown here) and
-    clipping every artist to it took a sixth of the drawing time.
-    """
-
-    def __init__(self, fig: Figure, transform, *, keep: bool = False):
-        self.figure, self.transform = fig, transform
-        self.kept: list | None = [] if keep else None
-
-    def add_artist(self, artist):
-        if not artist.is_transform_set():
-            artist.set_transform(self.transform)
-        if self.kept is None:
-            self.figure.add_artist(artist)
-        else:
-            self.kept.append(artist)
-        return artist
-
-
-def _figure(grid: Grid, radius_in: float, title: str | None, entries: list[tuple]):
-    """The figure, its board, and the map's box (left, top, right, bottom) in hex units."""
-    left, right = -1.1, 1.5 * (grid.columns - 1) + 1.1
-    top, bottom = -SQRT3 / 2 - 0.12, SQRT3 * grid.rows + 0.12
-    map_w, map_h = (right - left) * radius_in, (bottom - top) * radius_in
-    pad = 0.15
-    title_in, legend_in = (0.45 if title else 0.12), legend.height_needed(entries, map_w + 2 * pad)
-    legend_in = math.ceil(legend_in * DPI) / DPI  # whole pixels: the map sits alike whatever the key holds
-    fig = Figure(figsize=(map_w + 2 * pad, map_h + title_in + legend_in), facecolor="white")
-    width, height = fig.get_size_inches()
-    # hex units to inches from the figure's lower left (row 01 at the top), then to pixels
-    inches = Affine2D().translate(-left, -bottom).scale(radius_in, -radius_in).translate(pad, legend_in)
-    if title:
-        fig.text(0.5, 1 - 0.25 / height, title, ha="center", va="center", fontsize=14, fontweight="bold")
-    return fig, Board(fig, inches + fig.dpi_scale_trans), (left, top, right, bottom)
-
-
-def _fingerprint(hexmap: HexMap, letters: np.ndarray) -> str:
-    """What the map's unchanging layer shows, as a short digest (two maps drawn alike share it)."""
-    parts = (hexmap.grid, letters.astype("S1").tobytes(), sorted(hexmap.rivers), sorted(hexmap.wide_rivers),
-             sorted(hexmap.impassable_sides), hexmap.foreign, hexmap.ferries, hexmap.start)
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
-
-
-# --- legend -----------------------------------------------------------------------------------------------
-def _legend_entries(hexmap: HexMap, letters: np.ndarray, companies: list[str], paint: Mapping[str, str],
-                    names: Mapping[str, str]) -> list[tuple]:
-    present = set(letters.tolist())
+def legend_entries(hexmap: HexMap, companies: list[str], paint: Mapping[str, str],
+                   names: Mapping[str, str]) -> list[tuple]:
+    """The key: (kind, label, style) for each terrain present, each feature the map has, each company."""
+    present = {hexmap.terrain.get(label, "x") for label in hexmap.grid.labels()}
     entries: list[tuple] = [("patch", label, {"colour": TERRAIN_COLOURS[k], "hatch": SWAMP_HATCH if k == "s" else None,
                                               "edge": SWAMP_INK if k == "s" else GRID_EDGE})
                             for k, label in TERRAIN_LEGEND.items() if k in present]

@@ -10,6 +10,7 @@ MOUNTAIN, MOUNTAIN_INK = "#b8906a", "#7a5230"
 RIVER, WIDE_RIVER, BLOCKED = "#2a78b8", "#1b5690", "#a40000"
 FERRY, FOREIGN, SPECIAL, START, HIGHLIGHT = "#17307a", "#6d5a8a", "#f2c200", "#111111", "#e0119d"
 GRID_EDGE, HEX_NUMBER, WATER_NUMBER, CASING = "#9a9a9a", "#6e6e6e", "#3f74a0", "#202020"
+LAKE_NUMBER = "#174a6e"    # darker than on the sea: the lake's blue-green is darker too (contrast 4.5:1)
 PALETTE = ["#1f63c6", "#d62728", "#2a9d3a", "#ef8a00", "#8e44ad", "#8c564b", "#17becf", "#e377c2"]
 HEX_INCHES = (0.2, 0.42)   # corner radius of a hex on paper: small enough to fit, big enough to read
 NUMBER_PT = 4.8            # hex numbers, at a quarter-inch hex

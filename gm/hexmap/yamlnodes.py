@@ -12,6 +12,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from gm.errors import MapError
+from gm.fileio import compose_yaml
 from gm.names import suggestion
 
 LABEL_RE = re.compile(r"^\d{4}$")
@@ -36,7 +37,7 @@ class NodeReader:
 
     def compose(self) -> Node | None:
         try:
-            return yaml.compose(self.text, Loader=_Loader)
+            return compose_yaml(self.text, loader=_Loader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             what = " ".join(str(exc.problem or exc.context or "not valid YAML").split())

@@ -11,7 +11,7 @@ import yaml
 from .. import clock
 from ..campaign import Campaign
 from ..errors import GMError
-from ..fileio import write_yaml
+from ..fileio import load_yaml, write_yaml
 
 DEFAULT_MAX_BYTES = 256 * 1024
 DEFAULT_FROM = "Game Master <gm@localhost>"
@@ -82,7 +82,7 @@ def read_log(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError:
         raise MailError(f"{path}: the mail log is corrupt; move it aside to start a new one") from None
     return data if isinstance(data, dict) else {}

@@ -167,8 +167,10 @@ GAME = ImperialNetwork()
 def _is_card_file(path: str) -> bool:
     """A card file holds buildings and trains; a map file countries, cities and lines."""
     import yaml
+
+    from ...fileio import load_yaml
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = load_yaml(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return Path(path).stem == "cards"
     return isinstance(data, dict) and ("buildings" in data or "trains" in data)

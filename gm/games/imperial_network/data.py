@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from ...errors import MapError, MapErrors, UsageError
+from ...fileio import compose_yaml, load_yaml
 from ...names import fold, suggestion
 from ...paths import MAPS
 
@@ -85,14 +86,14 @@ class DataFile:
         self.path = path
         try:
             text = path.read_text(encoding="utf-8")
-            self.data = yaml.safe_load(text) or {}
+            self.data = load_yaml(text) or {}
         except FileNotFoundError:
             raise UsageError(f"{path}: no such file") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             raise MapError(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=str(path),
                            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
-        self.marks = _marks(yaml.compose(text))
+        self.marks = _marks(compose_yaml(text))
         self.errors: list[MapError] = []
 
     def error(self, text: str, *where: Any) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 import yaml
 
 from ...errors import UsageError
+from ...fileio import load_yaml
 from ...names import fold
 from ..base import Option
 
@@ -127,7 +128,7 @@ class ProfessionTable:
     def load(cls, path: str | Path | None = None) -> "ProfessionTable":
         path = Path(path) if path else SHIPPED_TABLE
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = load_yaml(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise UsageError(f"{path}: cannot read the profession table ({exc.strerror or exc})") from None
         except yaml.YAMLError as exc:

@@ -6,6 +6,7 @@ from typing import Any
 import yaml
 
 from ...errors import MapError
+from ...fileio import yaml_loader
 
 Path = tuple  # keys and list indexes from the top of the document down to one value
 
@@ -33,7 +34,7 @@ def read(text: str, file: str) -> Located:
     """Parse ``text``; YAML syntax errors and duplicate keys come back in ``errors``."""
     errors: list[MapError] = []
     marks: dict[Path, tuple[int, int]] = {}
-    loader = yaml.SafeLoader(text)
+    loader = yaml_loader(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
