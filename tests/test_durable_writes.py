@@ -194,7 +194,7 @@ def test_a_killed_gm_new_can_be_made_again(tmp_path):
     camp = tmp_path / "camp"
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child dies once campaign.yaml is written, before turn 000
-        engine._write_resolved = lambda *a, **k: os._exit(9)
+        engine.write_resolved = lambda *a, **k: os._exit(9)
         try:
             engine.new_campaign(camp, "guess", ["ann", "bob"], master=MASTER)
         finally:
