@@ -233,3 +233,25 @@ def test_war_turn_reports_every_format_and_draws():
     view = GAME.view(state, "public")
     assert view["front_line"] == ["Brüssel", "Metz", "Straßburg"]
     assert GAME.render(view, "public") is not None
+
+
+def test_deck_order_reaches_no_player():
+    """The decks' order is the only hidden information: reordering them changes nothing a player or
+    the public gets through the one door (view, events, order form, picture)."""
+    import random
+
+    from gm.viewing import picture, seen_by
+    from support.hidden_imperial_network import perturb
+    states = bot_game(("a", "b", "c"), seed=b"hidden")
+    public = [{"id": p, "name": p.upper(), "colour": ""} for p in ("a", "b", "c")]
+    rng = random.Random(3)
+    for n, state in enumerate(states[1:4]):
+        for viewer in ("a", "b", "public"):
+            other = perturb(state, viewer, rng)
+            assert other is not None and other != state
+            seen, again = (seen_by(GAME, s, [], viewer, public) for s in (state, other))
+            assert (again.view, again.order_form) == (seen.view, seen.order_form)
+            if n == 0 and viewer == "a":
+                assert picture(GAME, again) == picture(GAME, seen)
+    gm_view = seen_by(GAME, states[1], [], "gm", public).view
+    assert gm_view["deck"] == states[1]["deck"]
