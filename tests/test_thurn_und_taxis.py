@@ -214,7 +214,12 @@ def test_not_your_turn_and_missing_steps():
 def test_unseen_draw_is_noted_when_checking():
     orders = GAME.parse(position(), "ann", read_frame("draw: deck\nplay: Linz right\n").lines)
     assert orders["notes"] == ["line 2: Linz is not in your hand now: this play needs a card you draw this turn "
-                               "to be Linz"]
+                               "to be Linz. If it is not, your route is kept where the rules allow: Salzburg is "
+                               "played at the right end instead (the default play); the rest of the turn follows "
+                               "the default rules (no scoring)."]
+    carrier = GAME.parse(position(), "ann", read_frame("official: carrier\ndraw: deck\nplay: Salzburg right\n"
+                                                       "play: Linz right\n").lines)
+    assert "this second play is skipped" in carrier["notes"][0]
 
 
 def test_failed_step_is_told_only_to_its_player():

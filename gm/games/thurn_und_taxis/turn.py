@@ -174,10 +174,29 @@ class TurnRun:
         if city in self.hand:
             self.hand.remove(city)
         elif assumed:
+            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be "
+                             f"{city}. {self._if_not_drawn()}")
             self.hand.remove(UNKNOWN)
-            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be {city}")
         self._place(city, place, auto=step.get("auto", False))
         self.plays += 1
+
+    def _if_not_drawn(self) -> str:
+        """What happens instead of a play that needs a card still to be drawn (see resolve_turn)."""
+        rest = "; the rest of the turn follows the default rules (no scoring)"
+        if self.plays >= 1:
+            return ("If it is not, this second play is skipped (the Postal carrier allows two plays, it does not "
+                    "demand them)" + rest + ".")
+        known = [c for c in self.hand if c != UNKNOWN]
+        fitting = [(c, self.fits(c)) for c in known if self.fits(c)]
+        if fitting:
+            instead = f"{fitting[0][0]} is played at the {fitting[0][1]} end instead (the default play)"
+        elif self.route:
+            oldest = known[0] if known else "the card drawn"
+            instead = (f"the card drawn is played if it extends the route; if not, no card of your hand extends it "
+                       f"and the rules make you start a new route with {oldest}")
+        else:
+            instead = f"{known[0] if known else 'the card drawn'} begins your route instead (the default play)"
+        return f"If it is not, your route is kept where the rules allow: {instead}{rest}."
 
     def _no_road(self, city: str, where: str) -> str:
         text = f"no road joins {city} to {where}"
@@ -289,7 +308,7 @@ class TurnRun:
                 self.draw({"step": "draw", "source": "deck"})
             else:
                 self.draw({"step": "draw", "source": "display", "city": self.state["display"][0]})
-        while self.plays < self.needed_plays() and self.hand:
+        while self.plays < 1 and self.hand:  # one play is a must; the Postal carrier's second is a may
             self.auto_play()
         if self.scored and len(self.hand) > HAND_LIMIT:
             # the cards that came into the hand last go first
@@ -358,10 +377,11 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
             run.do(step)
         except StepFailed as failed:
             where = f"line {step.get('line')} ({step.get('text', step['step'])!r})" if step.get("line") else "a step"
+            skipped = " The second play was skipped." if step["step"] == "play" and run.plays >= 1 else ""
             run.events.append({"kind": "step_failed", "player": player, "line": step.get("line"),
                                "reason": failed.message, "to": [player],
-                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}. "
-                                       "The rest of the turn followed the default rules."})
+                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}."
+                                       f"{skipped} The rest of the turn followed the default rules."})
             break
     run.complete_by_default()
     run.end_turn()
