@@ -107,7 +107,7 @@ class ImperialNetwork(Game):
 
     def check_notes(self, orders: Orders) -> list[str]:
         return [f"buy (ranked): {len(orders['buy'])} choice(s); trains (ranked): {len(orders['trains'])} line(s); "
-                f"routes: {len(orders['routes'])}"]
+                f"routes: {len(orders['routes'])}"] + list(orders.get("notes") or [])
 
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         if state["winners"] is not None:

@@ -18,13 +18,13 @@ from ...orders import OrderLine, collect
 from ..base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap, line_key
-from .rules import building_refusal, closed_lines
+from .rules import building_refusal, closed_lines, missing_permits
 
 KEYWORDS = ("buy", "place", "trains", "route", "factory", "convert")
 
 
 def empty_orders() -> dict[str, Any]:
-    return {"buy": [], "place": [], "trains": [], "routes": [], "factory": None, "convert": []}
+    return {"buy": [], "place": [], "trains": [], "routes": [], "factory": None, "convert": [], "notes": []}
 
 
 def split_items(text: str, start: int, seps: str = ";,") -> list[tuple[int, str]]:
@@ -46,6 +46,7 @@ class Reader:
         self.orders = empty_orders()
         self.errors: list[OrderError] = []
         self.route_lines: dict[str, int] = {}
+        self.train_at: dict[str, tuple[OrderLine, int]] = {}
 
     def city(self, line: OrderLine, offset: int, text: str) -> str | None:
         found = self.gmap.city(text)
@@ -63,8 +64,29 @@ class Reader:
                 continue
             start = len(head) + 1
             getattr(self, f"read_{key}")(line, start + len(rest) - len(rest.lstrip()), rest.strip())
+        self.check_permits()
         collect(self.errors)
         return self.orders
+
+    def check_permits(self) -> None:
+        """A train into a Foreign country needs its operating permit: held, or bought this turn
+        (buying comes before the trains; the line is passed over if the purchase fails)."""
+        buying = {item["card"] for item in self.orders["buy"] if "card" in item}
+        for key, (line, offset) in self.train_at.items():
+            lacking = missing_permits(self.state, self.gmap, self.player, key)
+            if not lacking:
+                continue
+            unbought = [c for c in lacking if f"permit {c}" not in buying]
+            if unbought:
+                names = " and the ".join(unbought)
+                buy = "; ".join(f"permit {c}" for c in unbought)
+                self.errors.append(line.error(f"{key} enters {' and '.join(lacking)} (Foreign): a train there needs "
+                                              f"the {names} operating permit, which you do not hold (buy it first: "
+                                              f"'buy: {buy}')", offset))
+            else:
+                self.orders["notes"].append(f"line {line.number}: {key} needs the {' and the '.join(lacking)} "
+                                            "permit: your train goes there only if you buy it this turn, "
+                                            "else the line is passed over")
 
     # ---- buy and place ------------------------------------------------------------------
     def read_buy(self, line: OrderLine, start: int, text: str) -> None:
@@ -179,6 +201,7 @@ class Reader:
                 self.errors.append(line.error(f"{key} is a mountain line closed by the Cold Winter", offset))
             else:
                 self.orders["trains"].append(key)
+                self.train_at[key] = (line, offset)
 
     def read_route(self, line: OrderLine, start: int, text: str) -> None:
         words = [(m.start() + start, m.group(0)) for m in re.finditer(r"[^\s,\-]+", text)]

@@ -31,6 +31,19 @@ def building_refusal(state: State, gmap: GameMap, player: str, kind: str, city: 
     return None
 
 
+def missing_permits(state: State, gmap: GameMap, player: str, key: str) -> list[str]:
+    """The Foreign countries (not annexed) at the ends of line ``key`` whose operating permit
+    ``player`` lacks: "connections to foreign cities are only allowed if the player has an
+    international permit" (docs/rules/imperial-network.md, "Utilisation")."""
+    out = []
+    for city in key.split("-", 1):
+        c = gmap.cities[city]
+        if (c.kind == "foreign" and c.country not in state["annexed"] and c.country not in out
+                and f"permit {c.country}" not in state["permits"][player]):
+            out.append(c.country)
+    return out
+
+
 def price(state: State, cards: Cards, card: str, *, from_hand: bool = False) -> int:
     """A card's price now: stations cost double in war; another player's unused card double."""
     info = cards.info(card)

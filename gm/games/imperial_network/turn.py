@@ -13,7 +13,7 @@ from .data import GameMap, line_key
 from .deal import deal
 from .orders import empty_orders
 from .profit import settle
-from .rules import building_refusal, closed_lines, forward_order, price
+from .rules import building_refusal, closed_lines, forward_order, missing_permits, price
 
 
 
@@ -150,7 +150,10 @@ def utilise(state: State, gmap: GameMap, cards: Cards, order: list[str], orders:
             while left[p] and wanted[p]:
                 key = wanted[p].pop(0)
                 line = gmap.lines[key]
-                if key in closed:
+                lacking = missing_permits(state, gmap, p, key)
+                if lacking:
+                    steps.append({"player": p, "line": key, "result": f"no {' or '.join(lacking)} permit"})
+                elif key in closed:
                     steps.append({"player": p, "line": key, "result": "closed"})
                 elif load.get(key, 0) >= line.capacity:
                     steps.append({"player": p, "line": key, "result": f"full ({line.capacity})"})
