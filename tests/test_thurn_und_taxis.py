@@ -206,9 +206,9 @@ def test_not_your_turn_and_missing_steps():
     state = position()
     assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt: it is ann's turn, not bob's"]
     assert errors_of(state, "ann", "play: Augsburg left\n") == [
-        "ann.txt:1:1: phase 1: draw 1 card(s) before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
+        "ann.txt:1:1: phase 1: draw 1 card before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
     assert errors_of(state, "ann", "draw: deck\n") == [
-        "ann.txt:1:1: phase 2: play 1 card(s) ('play: CITY left|right|new'); the orders play 0"]
+        "ann.txt:1:1: phase 2: play 1 card ('play: CITY left|right|new'); the orders play 0"]
 
 
 def test_unseen_draw_is_noted_when_checking():

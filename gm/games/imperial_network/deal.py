@@ -13,6 +13,7 @@ from ...dice import Dice
 from ..base import State
 from .cards import Cards
 from .data import GameMap
+from .rules import counted
 
 
 
@@ -88,7 +89,7 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
     if state["event"]:
         state["discard"].append(state["event"]["card"])
     state["event"] = {"card": card, "turns_left": info["turns"]}
-    text = f"Event: {info['name']} for {info['turns']} turn(s)."
+    text = f"Event: {info['name']} for {counted(info['turns'], 'turn')}."
     if info["kind"] == "trade_treaty":
         opened = [c for c in gmap.country_cities(info["country"]) if c not in state["open_cities"]]
         state["open_cities"] = sorted(state["open_cities"] + opened)

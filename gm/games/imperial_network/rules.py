@@ -10,6 +10,11 @@ from .data import GameMap, line_key
 
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the word, singular or plural: "1 train", "2 trains"."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def is_open(state: State, gmap: GameMap, city: str) -> bool:
     """Allied cities take factories and barracks only while open; annexed cities count as open."""
     return city in state["open_cities"] or gmap.cities[city].country in state["annexed"]

@@ -13,7 +13,7 @@ from .data import GameMap, line_key
 from .deal import deal
 from .orders import empty_orders
 from .profit import settle
-from .rules import building_refusal, closed_lines, forward_order, missing_permits, price
+from .rules import building_refusal, closed_lines, counted, forward_order, missing_permits, price
 
 
 
@@ -171,4 +171,4 @@ def utilise(state: State, gmap: GameMap, cards: Cards, order: list[str], orders:
         skipped = [s["line"] + " " + s["result"] for s in steps if s["player"] == p and s["result"] != "placed"]
         more = f" (skipped: {'; '.join(skipped)})" if skipped else ""
         log.append({"kind": "trains", "player": p, "text": f"{player_ref(p)} places {len(placed[p])} of "
-                    f"{state['trains_owned'][p]} train(s): {lines}{more}."})
+                    f"{counted(state['trains_owned'][p], 'train')}: {lines}{more}."})

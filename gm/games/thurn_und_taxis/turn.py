@@ -14,6 +14,7 @@ from ...dice import Dice
 from ..base import player_ref
 from . import scoring
 from .cards import UNKNOWN, Piles
+from .scoring import counted
 from .maps import GameMap
 
 OFFICIALS = {"postmaster": "Postmaster", "administrator": "Administrator", "carrier": "Postal carrier",
@@ -92,7 +93,7 @@ class TurnRun:
         p = self.player
         if self.draws >= self.needed_draws():
             more = "" if self.official == "postmaster" else " (call the Postmaster to draw twice)"
-            self._report(step, [(f"you draw {self.needed_draws()} card(s) this turn{more}", step.get("col"))])
+            self._report(step, [(f"you draw {counted(self.needed_draws(), 'card')} this turn{more}", step.get("col"))])
             return
         if step["source"] == "deck":
             if not self.piles.drawable():
@@ -239,7 +240,7 @@ class TurnRun:
     def score(self, step: dict) -> None:
         route = self.route
         if len(route) < scoring.MIN_ROUTE:
-            self._report(step, [(f"a route of {len(route)} card(s) cannot be scored: it needs "
+            self._report(step, [(f"a route of {counted(len(route), 'card')} cannot be scored: it needs "
                                  f"{scoring.MIN_ROUTE} or more", step.get("col"))])
             self.scored = True  # checking goes on as if it had scored: no second error on the discards
             self.discards_due = max(0, len(self.hand) - HAND_LIMIT)
@@ -290,15 +291,15 @@ class TurnRun:
             return next((s for s in steps if s["step"] in kinds), steps[-1] if steps else None)
         if self.draws < self.needed_draws():
             self._report(first(("play", "score", "discard")),
-                         [(f"phase 1: draw {self.needed_draws()} card(s) before playing ('draw: deck' or "
+                         [(f"phase 1: draw {counted(self.needed_draws(), 'card')} before playing ('draw: deck' or "
                            f"'draw: display CITY'); the orders draw {self.draws}", None)])
         if self.plays < self.needed_plays() and self.hand:
             self._report(first(("score", "discard")),
-                         [(f"phase 2: play {self.needed_plays()} card(s) ('play: CITY left|right|new'); "
+                         [(f"phase 2: play {counted(self.needed_plays(), 'card')} ('play: CITY left|right|new'); "
                            f"the orders play {self.plays}", None)])
         if self.scored and self.discarded < self.discards_due:
             self._report(first(("discard",)) if any(s["step"] == "discard" for s in steps) else first(("score",)),
-                         [(f"after scoring you hold {len(self.hand)} card(s): discard "
+                         [(f"after scoring you hold {counted(len(self.hand), 'card')}: discard "
                            f"{self.discards_due - self.discarded} more, down to {HAND_LIMIT}", None)])
 
     def complete_by_default(self) -> None:
