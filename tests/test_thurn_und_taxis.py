@@ -204,7 +204,7 @@ def test_errors_all_reported_and_nothing_changed():
 
 def test_not_your_turn_and_missing_steps():
     state = position()
-    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt: it is ann's turn, not bob's"]
+    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt:1:1: it is ann's turn, not bob's"]
     assert errors_of(state, "ann", "play: Augsburg left\n") == [
         "ann.txt:1:1: phase 1: draw 1 card before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
     assert errors_of(state, "ann", "draw: deck\n") == [

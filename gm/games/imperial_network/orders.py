@@ -21,6 +21,9 @@ from .data import BUILDINGS, GameMap, line_key
 from .rules import building_refusal, closed_lines, missing_permits
 
 KEYWORDS = ("buy", "place", "trains", "route", "factory", "convert")
+MAX_LINE = 1000    # characters: a long ranked list of trains fits easily
+MAX_ERRORS = 50    # a file this wrong is not worth reading on: the rest is named as not read
+_COUNT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: '²' or '３' pass str.isdigit() but are no count
 
 
 def empty_orders() -> dict[str, Any]:
@@ -55,7 +58,15 @@ class Reader:
         return found
 
     def read(self, lines: list[OrderLine]) -> dict[str, Any]:
-        for line in lines:
+        for n, line in enumerate(lines):
+            if len(self.errors) >= MAX_ERRORS:
+                self.errors.append(line.error(f"too many errors: this line and the {len(lines) - n - 1} after it "
+                                              "were not read"))
+                break
+            if len(line.text) > MAX_LINE:
+                self.errors.append(line.syntax(f"this line is {len(line.text)} characters long, more than an order "
+                                               f"line takes ({MAX_LINE}); split the list over several lines"))
+                continue
             head, colon, rest = line.text.partition(":")
             key = match(head.strip(), KEYWORDS) or match(head.strip().rstrip("s"), KEYWORDS)
             if not colon or key is None:
@@ -65,7 +76,7 @@ class Reader:
             start = len(head) + 1
             getattr(self, f"read_{key}")(line, start + len(rest) - len(rest.lstrip()), rest.strip())
         self.check_permits()
-        collect(self.errors)
+        collect(capped(self.errors, lines[0].file if lines else ""))
         return self.orders
 
     def check_permits(self) -> None:
@@ -237,10 +248,12 @@ class Reader:
             self.errors.append(line.error("a second 'factory:' line", 0))
         elif low in ("all", "none"):
             self.orders["factory"] = 0 if low == "none" else "all"
-        elif low.isdigit():
+        elif _COUNT.fullmatch(low):
             self.orders["factory"] = int(low)
         else:
-            self.errors.append(line.syntax(f"factory: takes a number of trains, 'all' or 'none', not {text!r}", start))
+            shown = text if len(text) <= 20 else text[:20] + "..."
+            self.errors.append(line.syntax(f"factory: takes a number of trains (0 to 999, in digits 0-9), 'all' or "
+                                           f"'none', not {shown!r}", start))
 
     def read_convert(self, line: OrderLine, start: int, text: str) -> None:
         for offset, item in split_items(text, start, ";,"):
@@ -253,6 +266,16 @@ class Reader:
                 self.errors.append(line.error(f"you have no factory in {city}", offset))
             elif city not in self.orders["convert"]:
                 self.orders["convert"].append(city)
+
+
+def capped(errors: list[OrderError], file: str) -> list[OrderError]:
+    """At most MAX_ERRORS errors, then one line saying how many more there are."""
+    if len(errors) <= MAX_ERRORS + 1:  # the last may say the rest of the file was not read
+        return errors
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    rest = errors[MAX_ERRORS:]
+    return errors[:MAX_ERRORS] + [OrderError(f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}", line=rest[0].line, col=rest[0].col,
+                                             file=file)]
 
 
 def parse_orders(state: State, gmap: GameMap, cards: Cards, player: str, lines: list[OrderLine]) -> dict[str, Any]:
