@@ -71,23 +71,28 @@ def candidate_routes(state: State, gmap: GameMap, player: str, closed: set[str])
 
 
 def _front_lines(state, gmap, player, closed) -> list[str]:
-    """Ranked lines that bring each barracks to the front: the shortest path first, then the
-    other lines out of the barracks city (another player may fill a line first)."""
+    """Ranked lines that bring each barracks to the front, the barracks nearest the front first:
+    for each, the paths to up to three front-line cities (single-track lines count as longer:
+    another player may fill them first), then the other lines out of a barracks on the front."""
     front = set(gmap.front_line(state["war"]["target"]))
     table = open_paths(state, gmap, player)
-    out: list[str] = []
-    for city, kind in sorted(state["buildings"][player].items()):
+
+    def cost(path: list[str]) -> float:
+        return len(path) - 1 + sum(0.5 for a, b in zip(path, path[1:]) if gmap.lines[line_key(a, b)].capacity == 1)
+
+    plans = []
+    for city, kind in state["buildings"][player].items():
         if kind != "barracks":
             continue
-        reach = [table[city][f] for f in front if table[city][f]]
-        if not reach:
-            continue
-        best = min(reach, key=len)
-        keys = [line_key(a, b) for a, b in zip(best, best[1:])]
-        if len(keys) > 4 or closed & set(keys):
-            continue
+        reach = sorted((table[city][f] for f in front if table[city][f]), key=lambda p: (cost(p), p))
+        reach = [p for p in reach if len(p) <= 5 and not closed & {line_key(a, b) for a, b in zip(p, p[1:])}][:3]
+        if reach:
+            plans.append((cost(reach[0]), city, reach))
+    out: list[str] = []
+    for _, city, reach in sorted(plans):
+        keys = [line_key(a, b) for path in reach for a, b in zip(path, path[1:])]
         spare = [line_key(city, n) for n in gmap.neighbours[city]
-                 if line_key(city, n) not in closed and (n in front or city in front)
+                 if line_key(city, n) not in closed and city in front
                  and not missing_permits(state, gmap, player, line_key(city, n))]
         for key in keys + spare:
             if key not in out:
@@ -121,7 +126,8 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
     table = open_paths(state, gmap, player)
     options: list[tuple[float, str]] = []
     war = state["war"]
-    kinds = ["barracks", "factory", "station"] if war else ["factory", "station"]
+    # in war a station costs double and earns nothing: money spent on it is capital lost
+    kinds = ["barracks", "factory"] if war else ["factory", "station"]
     for kind in kinds:
         if kind not in market_kinds or price(state, cards, f"{kind}-1") > cash:
             continue
@@ -132,7 +138,7 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
                 reach = [len(table[city][f]) for f in gmap.front_line(war["target"]) if table[city][f]]
                 if not reach:
                     continue
-                score = 100.0 - min(reach)
+                score = 200.0 / min(reach)  # on the front 200, one line away 100: noise must not swamp it
             else:
                 mates = [b for b, k in buildings.items() if k == kind]
                 pairs = [route_value(gmap, buildings, kind, table[city][m]) / (len(table[city][m]) - 1)
@@ -193,7 +199,9 @@ def write_orders(state: State, gmap: GameMap, cards: Cards, player: str, rng: ra
     lines += ["route: " + " ".join(r) for r in routes]
     lines.append(f"factory: {_factory_order(state, gmap, cards, player, trains)}")
     war = state["war"]
-    if war and state["cash"][player] >= cards.cost["factory"] and not any(b.startswith("barracks") for b in buys):
+    # converting costs a factory's price for barracks worth less: a last resort, when the war has
+    # stalled and there is nothing to buy (any purchase keeps the Empire from exhaustion)
+    if war and war["turns"] >= 2 and not buys and state["cash"][player] >= cards.cost["factory"]:
         factories = sorted(c for c, k in state["buildings"][player].items() if k == "factory")
         if factories:
             front = gmap.front_line(war["target"])

@@ -17,6 +17,16 @@ from .rules import counted
 
 
 
+PEACE_TURNS = 1  # turns of peace after a won war before the next War! begins [gm, balance]
+
+
+def may_start_war(state: State) -> bool:
+    """No war on, and the last one ended at least PEACE_TURNS turns ago (the next deal is at the
+    end of this turn: a war won in turn t leaves turn t+1 in peace)."""
+    ended = state.get("peace_since")
+    return not state["war"] and (ended is None or state["turn"] - ended >= PEACE_TURNS)
+
+
 def _draw(state: State, dice: Dice, pile: str, discard: str, label: str) -> Any:
     if not state[pile] and state[discard]:
         state[pile] = dice.shuffle(label, state[discard], secret=True)
@@ -41,7 +51,7 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
             log.append({"kind": "event_end", "text": f"{name} is over."})
             state["discard"].append(state["event"]["card"])
             state["event"] = None
-    if not state["war"] and state["war_queue"]:
+    if state["war_queue"] and may_start_war(state):
         start_war(state, cards, state["war_queue"].pop(0), log)
     if state["market"] and not first:  # the card that lay longest goes: a market never stalls
         old = state["market"].pop(0)
@@ -80,9 +90,11 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
         if country in state["annexed"]:
             log.append({"kind": "war", "text": f"{info['name']}: {country} is already annexed; "
                         "the card leaves the game."})
-        elif state["war"] or state["war_queue"]:
+        elif state["war"] or state["war_queue"] or not may_start_war(state):
             state["war_queue"].append(card)
-            log.append({"kind": "war", "text": f"{info['name']} is declared: it begins when the war in progress ends."})
+            when = ("when the war in progress ends" if state["war"] or len(state["war_queue"]) > 1
+                    else "after a turn of peace")
+            log.append({"kind": "war", "text": f"{info['name']} is declared: it begins {when}."})
         else:
             start_war(state, cards, card, log)
         return

@@ -88,6 +88,7 @@ def war_outcome(state: State, gmap: GameMap, cards: Cards, progress: bool, log: 
         state["annexed"] = sorted(state["annexed"] + [country])
         state["war_discard"] += war["cards"]
         state["war"] = None
+        state["peace_since"] = state["turn"]
         log.append({"kind": "war_won", "text": f"The war against {country} is won: {troops} troops "
                     f"({parts}) against {war['target_troops']}. {country} is annexed."})
         return
