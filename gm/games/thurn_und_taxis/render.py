@@ -12,6 +12,7 @@ from .maps import GameMap
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")
 FREE_CITY = "#ffffff"
+LINE_STEP = 1.55 * 8 / 72 / (0.84 * 8.5)  # the side panel's line spacing in axes units (8 pt text)
 
 
 def _xy(gmap: GameMap, city: str) -> tuple[float, float]:
@@ -100,8 +101,10 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
     return fig
 
 
-def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, colour: dict[str, str],
-                name: dict[str, str]) -> None:
+def panel_lines(gmap: GameMap, view: dict[str, Any], colour: dict[str, str], name: dict[str, str],
+                hand: list[str] | None = None) -> list[tuple[str, str]]:
+    """The side panel's lines (text, colour): the display, the players, the viewer's ``hand`` (None:
+    no hand shown), the tiles left."""
     shown = view["display"]
     lines: list[tuple[str, str]] = [("Display:", "black")]
     lines += [("  " + ", ".join(shown[i:i + 3]), "black") for i in range(0, len(shown), 3)] or [("  empty", "black")]
@@ -113,20 +116,26 @@ def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, col
         lines.append((f"   houses left {view['houses_left'][p]}, hand {view['hand_sizes'][p]}", colour[p]))
         if view.get("scores"):
             lines.append((f"   final score {view['scores'][p]}", colour[p]))
-    if viewer in view["hands"]:
-        hand = view["hands"][viewer]
-        lines += [("", "black"), ("Your hand:", "black")]
-        lines += [("  " + ", ".join(hand[i:i + 3]), "black") for i in range(0, len(hand), 3)] or [("  empty", "black")]
     left = [(f"  {k}: {', '.join(map(str, v))}", "black") for k, v in view["tiles_left"].items() if v]
     lines += [("", "black"), ("Tiles left (next copy first):", "black")] + (left or [("  none", "black")])
     if gmap.reconstruction:
         lines += [("", "black"), ("Map 2 is a reconstruction,", "#a00000"), ("not the published board.", "#a00000")]
+    if hand is not None:  # last: the public lines above are the same for every viewer
+        lines += [("", "black"), ("Your hand:", "black")]
+        lines += [("  " + ", ".join(hand[i:i + 3]), "black") for i in range(0, len(hand), 3)] or [("  empty", "black")]
+    return lines
+
+
+def _side_panel(ax, gmap: GameMap, view: dict[str, Any], viewer: str | None, colour: dict[str, str],
+                name: dict[str, str]) -> None:
+    hand = view["hands"][viewer] if viewer in view["hands"] else None
+    lines = panel_lines(gmap, view, colour, name, hand)
     # consecutive lines of one colour share a text object (fewer texts, faster drawing)
     start = 0
     while start < len(lines):
         end = start
         while end < len(lines) and lines[end][1] == lines[start][1]:
             end += 1
-        ax.text(0, 1 - start * 0.032, "\n".join(t for t, _ in lines[start:end]), color=lines[start][1],
+        ax.text(0, 1 - start * LINE_STEP, "\n".join(t for t, _ in lines[start:end]), color=lines[start][1],
                 fontsize=8, va="top", ha="left", linespacing=1.55, transform=ax.transAxes)
         start = end
