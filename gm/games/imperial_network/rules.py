@@ -98,4 +98,5 @@ def player_lines(state: State, player: str) -> list[str]:
 def forward_order(state: State) -> list[str]:
     seats = state["seats"]
     first = state["first"] % len(seats)
-    return seats[first:] + seats[:first]
+    order = seats[first:] + seats[:first]
+    return order[::-1] if state.get("snake") else order

@@ -32,7 +32,7 @@ def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, An
     utilise(state, gmap, cards, list(reversed(order)), orders, log)
     settle(state, gmap, cards, orders, options, progress, log)
     if state["winners"] is None:
-        state["first"] = (state["first"] - 1) % len(state["seats"])  # the last buyer buys first next
+        state["snake"] = not state.get("snake")  # the last buyer buys first next: the order turns round
         deal(state, gmap, cards, dice, log)
     return state, log
 
