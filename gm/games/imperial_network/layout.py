@@ -51,7 +51,7 @@ class Layout:
         area = (box[2] - box[0]) * (box[3] - box[1])
         covered = sum(_overlap(box, t) for t in self.taken if t != own)
         crossed = sum(1 for x, y in self.samples if box[0] <= x <= box[2] and box[1] <= y <= box[3])
-        return 60 * covered / area + 2.5 * crossed
+        return 150 * covered / area + 1.0 * crossed  # a covered name is worse than a line under a name
 
     def place(self, city: str, w: float, h: float, spots: list[tuple[float, float, float]]) -> tuple[float, float]:
         """The offset (from the city's centre to the box's centre) of the cheapest spot."""
