@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from gm.dice import Dice, turn_seed
 from gm.errors import MapErrors, OrderErrors, UsageError

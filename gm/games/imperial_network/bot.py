@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import deque
 from functools import lru_cache
-from typing import Any
 
 from ..base import State
 from .cards import Cards

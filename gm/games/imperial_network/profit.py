@@ -1,7 +1,6 @@
 """Profit (routes, factory trains, permits, riots), the war's outcome, and the end of the game."""
 from __future__ import annotations
 
-from typing import Any
 
 from ..base import State, player_ref
 from .cards import Cards

@@ -2,7 +2,6 @@
 which cities a player's trains join, capital."""
 from __future__ import annotations
 
-from typing import Any
 
 from ..base import State
 from .cards import Cards

@@ -92,7 +92,6 @@ _KEEP = 4
 
 def draw_png(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None):
     """The viewer's picture: the shared base with the viewer's overlay, reduced to its size."""
-    from PIL import Image
     key = _key(gmap, view, players)
     if key not in _BASES:
         while len(_BASES) >= _KEEP:

@@ -28,8 +28,6 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
     blank = view is None
     view = view or {"players": [], "routes": {}, "houses": {}}
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
 
     players = view["players"]
     colour = player_colours(campaign_players, players, PLAYER_COLOURS)
@@ -83,6 +81,16 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
         title = f"{gmap.title}: {now}"
         _side_panel(side, gmap, view, viewer, colour, name)
     fig.text(0.01, 0.985, title, fontsize=13, weight="bold", va="top", ha="left")
+    handles = _legend_handles(gmap, players, viewer, colour, name)
+    foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
+    return fig
+
+
+def _legend_handles(gmap: GameMap, players: list[str], viewer: str | None, colour: dict[str, str],
+                    name: dict[str, str]) -> list:
+    """The legend in words: areas, free cities, each player's route and houses, the one-card ring."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     handles = [Patch(facecolor=a["rgb"], edgecolor="black", label=f"{n} ({a['colour']})")
                for n, a in gmap.areas.items()]
     if any(c.area is None for c in gmap.cities.values()):
@@ -97,8 +105,7 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
     if players:
         handles.append(Line2D([], [], marker="o", ls="", markersize=13, markerfacecolor="none",
                               markeredgecolor="#555555", markeredgewidth=2.5, label="ring: a route of one card"))
-    foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
-    return fig
+    return handles
 
 
 def panel_lines(gmap: GameMap, view: dict[str, Any], colour: dict[str, str], name: dict[str, str],
