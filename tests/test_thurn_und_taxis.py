@@ -14,6 +14,7 @@ from gm.errors import MapErrors, OrderErrors, UsageError
 from gm.games import get
 from gm.games.thurn_und_taxis import maps
 from gm.orders import read_frame
+from gm.viewing import visible_events
 
 GAME = get("thurn-und-taxis")
 
@@ -203,17 +204,22 @@ def test_errors_all_reported_and_nothing_changed():
 
 def test_not_your_turn_and_missing_steps():
     state = position()
-    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt: it is ann's turn, not bob's"]
+    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt:1:1: it is ann's turn, not bob's"]
     assert errors_of(state, "ann", "play: Augsburg left\n") == [
-        "ann.txt:1:1: phase 1: draw 1 card(s) before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
+        "ann.txt:1:1: phase 1: draw 1 card before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
     assert errors_of(state, "ann", "draw: deck\n") == [
-        "ann.txt:1:1: phase 2: play 1 card(s) ('play: CITY left|right|new'); the orders play 0"]
+        "ann.txt:1:1: phase 2: play 1 card ('play: CITY left|right|new'); the orders play 0"]
 
 
 def test_unseen_draw_is_noted_when_checking():
     orders = GAME.parse(position(), "ann", read_frame("draw: deck\nplay: Linz right\n").lines)
     assert orders["notes"] == ["line 2: Linz is not in your hand now: this play needs a card you draw this turn "
-                               "to be Linz"]
+                               "to be Linz. If it is not, your route is kept where the rules allow: Salzburg is "
+                               "played at the right end instead (the default play); the rest of the turn follows "
+                               "the default rules (no scoring)."]
+    carrier = GAME.parse(position(), "ann", read_frame("official: carrier\ndraw: deck\nplay: Salzburg right\n"
+                                                       "play: Linz right\n").lines)
+    assert "this second play is skipped" in carrier["notes"][0]
 
 
 def test_failed_step_is_told_only_to_its_player():
@@ -221,16 +227,17 @@ def test_failed_step_is_told_only_to_its_player():
     state, events = play(state, "ann", "draw: deck\nplay: Linz right\n")  # Zürich is drawn, not Linz
     failed = [e for e in events if e["kind"] == "step_failed"]
     assert failed and "line 2" in failed[0]["text"] and "Linz is not in your hand" in failed[0]["text"]
-    assert not [e for e in GAME.view_events(events, "bob") if e["kind"] == "step_failed"]
-    assert [e for e in GAME.view_events(events, "ann") if e["kind"] == "step_failed"]
+    names = {"ann": "Ann", "bob": "Bob"}
+    assert not [e for e in visible_events(events, "bob", names) if e["kind"] == "step_failed"]
+    assert [e for e in visible_events(events, "ann", names) if e["kind"] == "step_failed"]
     # the default play: Salzburg is the first card of the hand that extends München - Passau
     assert state["routes"]["ann"] == ["München", "Passau", "Salzburg"]
 
 
 def test_order_form_reads_back_with_errors_only_where_blank():
     state = new_state()
-    form = GAME.order_form(state, "ann")
-    assert "official: postmaster" in form and GAME.order_form(state, "bob") == ""
+    form = GAME.order_form(GAME.view(state, "ann"), "ann")
+    assert "official: postmaster" in form and GAME.order_form(GAME.view(state, "bob"), "bob") == ""
 
 
 # ---- a whole game -------------------------------------------------------------------------
@@ -253,7 +260,10 @@ def bot_game(seed: int, players=("ann", "bob", "cy"), map_name="map1"):
 def test_seeded_bot_game_runs_to_the_end(seed, map_name, players):
     history = bot_game(seed, players, map_name)
     final, _ = history[-1]
-    assert final["finished"] and GAME.due(final) == [] and final["winner"] in players
+    assert final["finished"] and GAME.due(final) == [] and set(final["winners"]) <= set(players)
+    outcome = GAME.outcome(final)
+    assert outcome["winners"] == final["winners"] and sorted(sum(outcome["ranking"], [])) == sorted(players)
+    assert GAME.outcome(history[-2][0]) is None
     trigger = final["end_triggered_by"]
     assert any(t["kind"] == "end" for t in final["tiles"][trigger])
     assert final["to_move"] is None and final["scores"] == {p: d["total"] for p, d in final["score_details"].items()}
@@ -270,7 +280,7 @@ def test_seeded_bot_game_runs_to_the_end(seed, map_name, players):
 
 def test_render_draws_the_viewers_route(tmp_path):
     state = new_state(routes={"ann": ["München", "Passau"]}, houses={"bob": ["Ulm"]})
-    figure = GAME.render(state, "ann")
+    figure = GAME.render(GAME.view(state, "ann"), "ann")
     figure.savefig(tmp_path / "map.png")
     assert (tmp_path / "map.png").stat().st_size > 10000
 
@@ -297,7 +307,7 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
     shown = json.loads(gm("show", camp, "--player", "bob", "--json"))["state"]
     assert shown["map"] == "map2" and shown["hands"] == {"bob": []} and len(shown["display"]) == 6
     assert {"display", "hands", "routes", "houses", "carriage", "tiles", "tiles_left", "deck_size", "to_move",
-            "scores", "winner"} <= set(shown)
+            "scores", "winners"} <= set(shown)
     first = shown["display"][0]
     bad = tmp_path / "bad.txt"
     bad.write_text("player: ann\nturn: 1\ndraw: display Hamburgg\nplay: Hamburg\n", encoding="utf-8")
@@ -315,3 +325,24 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
     assert "Map 2 is a reconstruction" not in bob  # the warning is on the image, the report names the map
     assert (camp / "turns" / "001" / "reports" / "map-bob.png").is_file()
     assert json.loads(gm("show", camp, "--json"))["state"]["routes"]["ann"] == [first]
+
+
+def test_pictures_share_one_base_and_png_needs_no_matplotlib(tmp_path):
+    """Issue 16: the PNG is drawn by Pillow (matplotlib stays unloaded); the viewers of one position
+    share one base picture, each with an overlay of their own; SVG is still drawn by matplotlib."""
+    code = ("import sys; from gm.games import get; from gm.dice import Dice; from gm.viewing import picture, seen_by\n"
+            "from gm.games.thurn_und_taxis import picture as pic\n"
+            "g = get('thurn-und-taxis'); s = g.setup('map1', ['ann', 'bob'], {}, Dice(b'x'))\n"
+            "s = g.apply_setup(s, {'routes': {'ann': ['München', 'Passau'], 'bob': ['Ulm']}, 'houses': {'bob': ['Ulm']}})\n"
+            "ps = [{'id': 'ann', 'name': 'Ann', 'colour': ''}, {'id': 'bob', 'name': 'Bob', 'colour': ''}]\n"
+            "png = {v: picture(g, seen_by(g, s, [], v, ps)) for v in ('ann', 'bob', 'public', 'gm')}\n"
+            "assert len(pic._BASES) == 1, len(pic._BASES)\n"
+            "assert png['ann'] != png['bob'] and all(p.startswith(b'\\x89PNG') for p in png.values())\n"
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+    from gm.viewing import picture, seen_by
+    state = new_state(routes={"ann": ["München", "Passau"]})
+    svg = picture(GAME, seen_by(GAME, state, [], "ann", [{"id": "ann", "name": "Ann", "colour": ""}]), "svg")
+    assert b"<svg" in svg[:400]

@@ -11,8 +11,10 @@ import copy
 from typing import Any
 
 from ...dice import Dice
+from ..base import player_ref
 from . import scoring
 from .cards import UNKNOWN, Piles
+from .scoring import counted
 from .maps import GameMap
 
 OFFICIALS = {"postmaster": "Postmaster", "administrator": "Administrator", "carrier": "Postal carrier",
@@ -78,7 +80,7 @@ class TurnRun:
             return
         p = self.player
         self.events.append({"kind": "official", "player": p, "official": official,
-                            "text": f"{p} called the {OFFICIALS[official]}."})
+                            "text": f"{player_ref(p)} called the {OFFICIALS[official]}."})
         if official == "administrator":
             old = self.piles.replace_display()
             self.events.append({"kind": "new_display", "player": p, "discarded": old,
@@ -91,7 +93,7 @@ class TurnRun:
         p = self.player
         if self.draws >= self.needed_draws():
             more = "" if self.official == "postmaster" else " (call the Postmaster to draw twice)"
-            self._report(step, [(f"you draw {self.needed_draws()} card(s) this turn{more}", step.get("col"))])
+            self._report(step, [(f"you draw {counted(self.needed_draws(), 'card')} this turn{more}", step.get("col"))])
             return
         if step["source"] == "deck":
             if not self.piles.drawable():
@@ -100,9 +102,11 @@ class TurnRun:
                 return
             card = self.piles.take_from_deck()
             self.hand.append(card)
+            others = [q for q in self.state["players"] if q != p] + ["public"]
             self.events.append({"kind": "draw", "player": p, "source": "deck", "card": card,
-                                "text": f"{p} drew {card} from the deck.",
-                                "secret": {"hide": ["card"], "text": f"{p} drew a card from the deck."}})
+                                "text": f"{player_ref(p)} drew {card} from the deck.", "to": [p]})
+            self.events.append({"kind": "draw", "player": p, "source": "deck",
+                                "text": f"{player_ref(p)} drew a card from the deck.", "to": others})
         else:
             city, display = step["city"], self.state["display"]
             if city in display:
@@ -119,7 +123,7 @@ class TurnRun:
             self.hand.append(city)
             shown = f"; {new} was turned up" if new else "; the deck is empty, the display shrinks"
             self.events.append({"kind": "draw", "player": p, "source": "display", "card": city, "new": new,
-                                "text": f"{p} took {city} from the display{shown}."})
+                                "text": f"{player_ref(p)} took {city} from the display{shown}."})
         self.draws += 1
 
     # ---- phase 2: play --------------------------------------------------------------------
@@ -171,10 +175,29 @@ class TurnRun:
         if city in self.hand:
             self.hand.remove(city)
         elif assumed:
+            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be "
+                             f"{city}. {self._if_not_drawn()}")
             self.hand.remove(UNKNOWN)
-            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be {city}")
         self._place(city, place, auto=step.get("auto", False))
         self.plays += 1
+
+    def _if_not_drawn(self) -> str:
+        """What happens instead of a play that needs a card still to be drawn (see resolve_turn)."""
+        rest = "; the rest of the turn follows the default rules (no scoring)"
+        if self.plays >= 1:
+            return ("If it is not, this second play is skipped (the Postal carrier allows two plays, it does not "
+                    "demand them)" + rest + ".")
+        known = [c for c in self.hand if c != UNKNOWN]
+        fitting = [(c, self.fits(c)) for c in known if self.fits(c)]
+        if fitting:
+            instead = f"{fitting[0][0]} is played at the {fitting[0][1]} end instead (the default play)"
+        elif self.route:
+            oldest = known[0] if known else "the card drawn"
+            instead = (f"the card drawn is played if it extends the route; if not, no card of your hand extends it "
+                       f"and the rules make you start a new route with {oldest}")
+        else:
+            instead = f"{known[0] if known else 'the card drawn'} begins your route instead (the default play)"
+        return f"If it is not, your route is kept where the rules allow: {instead}{rest}."
 
     def _no_road(self, city: str, where: str) -> str:
         text = f"no road joins {city} to {where}"
@@ -190,11 +213,11 @@ class TurnRun:
             if route:
                 self.piles.discard(list(route))
                 self.events.append({"kind": "restart", "player": p, "discarded": list(route), "card": city,
-                                    "text": f"{p} discarded the route {' - '.join(route)} and began a new one "
+                                    "text": f"{player_ref(p)} discarded the route {' - '.join(route)} and began a new one "
                                             f"with {city}{how}."})
             else:
                 self.events.append({"kind": "play", "player": p, "card": city, "end": "new",
-                                    "text": f"{p} began a route with {city}{how}."})
+                                    "text": f"{player_ref(p)} began a route with {city}{how}."})
             self.state["routes"][p] = [city]
             return
         if place == "left":
@@ -202,7 +225,7 @@ class TurnRun:
         else:
             route.append(city)
         self.events.append({"kind": "play", "player": p, "card": city, "end": place,
-                            "text": f"{p} played {city} at the {place} end{how}: {' - '.join(route)}."})
+                            "text": f"{player_ref(p)} played {city} at the {place} end{how}: {' - '.join(route)}."})
 
     def auto_play(self) -> None:
         """The default play: the first card in hand that extends the route, else a new route."""
@@ -217,7 +240,7 @@ class TurnRun:
     def score(self, step: dict) -> None:
         route = self.route
         if len(route) < scoring.MIN_ROUTE:
-            self._report(step, [(f"a route of {len(route)} card(s) cannot be scored: it needs "
+            self._report(step, [(f"a route of {counted(len(route), 'card')} cannot be scored: it needs "
                                  f"{scoring.MIN_ROUTE} or more", step.get("col"))])
             self.scored = True  # checking goes on as if it had scored: no second error on the discards
             self.discards_due = max(0, len(self.hand) - HAND_LIMIT)
@@ -256,7 +279,7 @@ class TurnRun:
         if dropped:
             self.piles.discard(dropped)
             self.events.append({"kind": "discard", "player": self.player, "cards": dropped,
-                                "text": f"{self.player} discarded {_join(dropped)}."})
+                                "text": f"{player_ref(self.player)} discarded {_join(dropped)}."})
 
     # ---- the whole turn -------------------------------------------------------------------
     def do(self, step: dict) -> None:
@@ -268,15 +291,15 @@ class TurnRun:
             return next((s for s in steps if s["step"] in kinds), steps[-1] if steps else None)
         if self.draws < self.needed_draws():
             self._report(first(("play", "score", "discard")),
-                         [(f"phase 1: draw {self.needed_draws()} card(s) before playing ('draw: deck' or "
+                         [(f"phase 1: draw {counted(self.needed_draws(), 'card')} before playing ('draw: deck' or "
                            f"'draw: display CITY'); the orders draw {self.draws}", None)])
         if self.plays < self.needed_plays() and self.hand:
             self._report(first(("score", "discard")),
-                         [(f"phase 2: play {self.needed_plays()} card(s) ('play: CITY left|right|new'); "
+                         [(f"phase 2: play {counted(self.needed_plays(), 'card')} ('play: CITY left|right|new'); "
                            f"the orders play {self.plays}", None)])
         if self.scored and self.discarded < self.discards_due:
             self._report(first(("discard",)) if any(s["step"] == "discard" for s in steps) else first(("score",)),
-                         [(f"after scoring you hold {len(self.hand)} card(s): discard "
+                         [(f"after scoring you hold {counted(len(self.hand), 'card')}: discard "
                            f"{self.discards_due - self.discarded} more, down to {HAND_LIMIT}", None)])
 
     def complete_by_default(self) -> None:
@@ -286,7 +309,7 @@ class TurnRun:
                 self.draw({"step": "draw", "source": "deck"})
             else:
                 self.draw({"step": "draw", "source": "display", "city": self.state["display"][0]})
-        while self.plays < self.needed_plays() and self.hand:
+        while self.plays < 1 and self.hand:  # one play is a must; the Postal carrier's second is a may
             self.auto_play()
         if self.scored and len(self.hand) > HAND_LIMIT:
             # the cards that came into the hand last go first
@@ -298,12 +321,13 @@ class TurnRun:
         players, p = self.state["players"], self.player
         i = players.index(p)
         if self.state.get("end_triggered_by") and i == len(players) - 1:
-            scores, details, winner = scoring.final_scores(self.gmap, self.state)
-            self.state.update(to_move=None, finished=True, scores=scores, score_details=details, winner=winner)
-            ranking = ", ".join(f"{q} {scores[q]}" for q in sorted(players, key=lambda q: -scores[q]))
-            self.events.append({"kind": "game_over", "scores": scores, "winner": winner,
+            scores, details, winners = scoring.final_scores(self.gmap, self.state)
+            self.state.update(to_move=None, finished=True, scores=scores, score_details=details, winners=winners)
+            ranking = ", ".join(f"{player_ref(q)} {scores[q]}" for q in sorted(players, key=lambda q: -scores[q]))
+            who = " and ".join(player_ref(w) for w in winners)
+            self.events.append({"kind": "game_over", "scores": scores, "winners": winners,
                                 "text": f"The game is over: {ranking}. "
-                                        + (f"{winner} wins." if winner else "A shared win.")})
+                                        + (f"{who} win (a shared win)." if len(winners) > 1 else f"{who} wins.")})
             return
         self.state["to_move"] = players[(i + 1) % len(players)]
         if i == len(players) - 1:
@@ -347,17 +371,18 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
     run.begin(official, orders.get("official_step"))
     if orders.get("default"):
         run.events.append({"kind": "default", "player": player,
-                           "text": f"{player} played by the default rules: draws from the deck, the default "
+                           "text": f"{player_ref(player)} played by the default rules: draws from the deck, the default "
                                    "play, no scoring."})
     for step in steps:
         try:
             run.do(step)
         except StepFailed as failed:
             where = f"line {step.get('line')} ({step.get('text', step['step'])!r})" if step.get("line") else "a step"
+            skipped = " The second play was skipped." if step["step"] == "play" and run.plays >= 1 else ""
             run.events.append({"kind": "step_failed", "player": player, "line": step.get("line"),
-                               "reason": failed.message, "secret": None,
-                               "text": f"{player}'s {where} could not be carried out: {failed.message}. "
-                                       "The rest of the turn followed the default rules."})
+                               "reason": failed.message, "to": [player],
+                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}."
+                                       f"{skipped} The rest of the turn followed the default rules."})
             break
     run.complete_by_default()
     run.end_turn()
