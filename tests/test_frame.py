@@ -167,5 +167,5 @@ def test_frame_player_from_header_or_given():
     assert who("guess 1\n", "bob") == ("bob", [])
     assert who("guess 1\n") == (None, ["o.txt:1:1: no 'player:' header: add a line 'player: ID' or give --player ID"])
     assert who("hello\nplayer: anne\n") == (None, [
-        "o.txt:2:1: unknown player 'anne' (did you mean \"ann\"?); players: ann (Ann Smith), bob (Bob)"])
+        "o.txt:2:1: unknown player 'anne' (did you mean \"ann\"?); players: ann (Ann Smith), bob"])
     assert who("player: bob\n", "ann") == (None, ["o.txt:1:1: the file says 'player: bob' but these orders are ann's"])

@@ -31,10 +31,14 @@ class MapPicture:
         self.gmap, self.view, self.viewer, self.players = gmap, view, viewer, players
         self.gm_dpi = 100
 
+    def figure(self):
+        """The same picture as a matplotlib Figure (SVG files; tests that read its texts)."""
+        from .render import draw
+        return draw(self.gmap, self.view, self.viewer, self.players)
+
     def savefig(self, target, format: str = "png", dpi: int | None = None) -> None:  # noqa: A002 - as Figure
         if format != "png":
-            from .render import draw
-            draw(self.gmap, self.view, self.viewer, self.players).savefig(target, format=format, dpi=dpi or 100)
+            self.figure().savefig(target, format=format, dpi=dpi or 100)
             return
         from PIL import Image
         image = draw_png(self.gmap, self.view, self.viewer, self.players)
