@@ -103,6 +103,6 @@ def describe(figures: dict[str, Any]) -> list[str]:
              f"game length: mean {figures['mean_turns']} turns, spread (s.d.) {figures['turns_stdev']}, "
              f"{figures['min_turns']} to {figures['max_turns']}"]
     for label, value in figures["game_figures"].items():
-        shown = f"{value:.1%}" if isinstance(value, float) and 0 <= value <= 1 and "rate" in label else value
-        lines.append(f"{label}: {shown}")
+        share = isinstance(value, float) and 0 <= value <= 1 and "mean" not in label
+        lines.append(f"{label}: {value:.1%}" if share else f"{label}: {value}")
     return lines
