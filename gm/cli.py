@@ -413,3 +413,7 @@ main.add_command(mail)
 
 from .cli_simulate import simulate  # noqa: E402  (a command module of its own)
 main.add_command(simulate)
+
+from .cli_site import export, site  # noqa: E402  (gm site, gm export)
+main.add_command(site)
+main.add_command(export)

@@ -1,0 +1,210 @@
+"""Writing the campaign website into a folder, in full (`gm site`) or after one more turn
+(`update`, which `gm run` calls after each resolve).
+
+The folder holds ``.gm-site.json``, the mark that gm made it: what it wrote and a keyed
+fingerprint of each turn's files. A folder without the mark is never written into unless empty;
+files gm did not write are never removed. An update redraws and rewrites only the turns whose
+files changed (and the page before them, whose "next" link changes), then the index, the dice
+page and the record: a long campaign updates in about the time of one turn.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import games
+from ..campaign import Campaign
+from ..errors import UsageError
+from ..fileio import atomic_write
+from ..record import Commitments, dumps, header, public_players, turn_entry, turn_fingerprint
+from . import pages
+
+MARKER = ".gm-site.json"
+SITE_VERSION = 1
+STATIC_FILES = ("site.css", "site.js", "dice.js")
+
+
+@dataclass
+class SiteResult:
+    folder: Path
+    turns_written: list[int] = field(default_factory=list)
+    pages_written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    rolls: int = 0
+
+
+def _site_id(campaign: Campaign, commitments: Commitments) -> str:
+    key = commitments.key()
+    if key is None:
+        return hashlib.sha256(campaign.name.encode()).hexdigest()[:16]
+    return hmac.new(key, b"site id", "sha256").hexdigest()[:16]
+
+
+def read_marker(folder: Path) -> dict[str, Any] | None:
+    path = folder / MARKER
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError(f"{path}: the mark of a gm site is unreadable; remove the folder yourself "
+                         "or choose another") from None
+    return data if isinstance(data, dict) and data.get("generator") == "gm site" else None
+
+
+def check_folder(folder: Path, site_id: str) -> dict[str, Any] | None:
+    """The folder's mark when it is this campaign's site; None for a new or empty folder.
+    Anything else is refused before a file is written."""
+    if not folder.exists():
+        return None
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: is a file, not a folder; choose a folder for the site")
+    marker = read_marker(folder)
+    if marker is None:
+        if any(folder.iterdir()):
+            raise UsageError(f"{folder}: exists and is not a site made by gm (no {MARKER}); nothing was "
+                             "changed: choose a new or empty folder")
+        return None
+    if marker.get("site_id") != site_id:
+        raise UsageError(f"{folder}: holds the site of another campaign; nothing was changed: choose another folder")
+    return marker
+
+
+def _header_key(head: dict[str, Any]) -> str:
+    fixed = {k: head[k] for k in ("campaign", "game", "map", "players", "options")}
+    return hashlib.sha256(json.dumps([SITE_VERSION, fixed], sort_keys=True).encode()).hexdigest()
+
+
+def _previous_entries(folder: Path, marker: dict[str, Any] | None, head_key: str) -> dict[int, dict[str, Any]]:
+    """Turn entries of the record already written, kept when the site's layout is unchanged."""
+    if not marker or marker.get("version") != SITE_VERSION or marker.get("header") != head_key:
+        return {}
+    try:
+        record = json.loads((folder / "record.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {int(e["turn"]): e for e in record.get("turns") or [] if isinstance(e, dict) and "turn" in e}
+
+
+def _write_pictures(folder: Path, game, turn: int, seen) -> list[dict[str, str]]:
+    """The turn's public pictures, drawn from the public view (the one door)."""
+    from ..viewing import extra_pictures, picture
+    images = []
+    main = picture(game, seen)
+    drawn = ([(game.image_name, main)] if main is not None else []) + list(extra_pictures(game, seen).items())
+    for stem, data in drawn:
+        name = f"img/{turn:03d}-{stem}.png"
+        atomic_write(folder / name, data)
+        images.append({"src": name, "alt": pages.picture_alt(game, stem, turn)})
+    return images
+
+
+def _render_turn(folder: Path, campaign: Campaign, game, head: dict[str, Any], entry: dict[str, Any],
+                 players: list, turns: list[int], images: list[dict[str, str]] | None) -> list[dict[str, str]]:
+    """Write one turn page; draw its pictures unless ``images`` (already drawn) are given."""
+    from ..report import dice_block
+    from ..viewing import seen_by
+    turn = entry["turn"]
+    state = campaign.state(turn)
+    events = campaign.events(turn)
+    if images is None:
+        images = _write_pictures(folder, game, turn, seen_by(game, state, events, "public", players))
+    seed = entry["dice"]["seed"]
+    try:
+        seed_bytes = bytes.fromhex(seed) if seed else None
+    except ValueError:
+        seed_bytes = None
+    dice = dice_block(turn, seed_bytes, None, entry["dice"]["rolls"])
+    dice["next_commitment"] = entry["next_commitment"]
+    body = pages.report_body(campaign, game, turn, state, events, players, dice)
+    atomic_write(folder / pages.page_name(turn), pages.turn_page(head, entry, body, images, turns=turns))
+    return images
+
+
+def write_site(campaign: Campaign, folder: str | Path, *, incremental: bool) -> SiteResult:
+    folder = Path(folder)
+    game = games.get(campaign.game_name)
+    commitments = Commitments(campaign)
+    site_id = _site_id(campaign, commitments)
+    marker = check_folder(folder, site_id)
+    players = public_players(campaign)
+    head = header(campaign, game)
+    head_key = _header_key(head)
+    key = commitments.key()
+    turns = campaign.resolved_turns()
+    fingerprints = {t: turn_fingerprint(campaign, t, key) for t in turns} if key else {}
+    old_turns = (marker or {}).get("turns") or {}
+    previous = _previous_entries(folder, marker, head_key) if incremental else {}
+
+    def unchanged(t: int) -> bool:
+        old = old_turns.get(str(t)) or {}
+        return t in previous and bool(fingerprints.get(t)) and old.get("fingerprint") == fingerprints[t]
+
+    folder.mkdir(parents=True, exist_ok=True)
+    result = SiteResult(folder)
+    entries, changed = [], []
+    for t in turns:
+        if unchanged(t):
+            entries.append(previous[t])
+        else:
+            entries.append(turn_entry(campaign, game, t, players, commitments))
+            changed.append(t)
+    removed_turns = [int(t) for t in old_turns if int(t) not in turns]
+    relink = {t - 1 for t in changed} | ({turns[-1]} if removed_turns and turns else set())
+    new_turns: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        t = entry["turn"]
+        kept = (old_turns.get(str(t)) or {}).get("images")
+        if t in changed or kept is None:
+            images = _render_turn(folder, campaign, game, head, entry, players, turns, None)
+            result.turns_written.append(t)
+            result.pages_written.append(pages.page_name(t))
+        elif t in relink:
+            images = _render_turn(folder, campaign, game, head, entry, players, turns, kept)
+            result.pages_written.append(pages.page_name(t))
+        else:
+            images = kept
+        new_turns[str(t)] = {"fingerprint": fingerprints.get(t, ""), "images": images}
+    record = dict(head, outcome=entries[-1]["outcome"] if entries else None, turns=entries)
+    for name in STATIC_FILES:
+        shutil.copyfile(pages.STATIC / name, folder / name)
+    atomic_write(folder / "index.html", pages.index_page(head, entries))
+    atomic_write(folder / "dice.html", pages.dice_page(head, entries))
+    atomic_write(folder / "record.json", dumps(record))
+    result.pages_written += ["index.html", "dice.html", "record.json"]
+    result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
+    files = sorted({"index.html", "dice.html", "record.json", *STATIC_FILES}
+                   | {pages.page_name(t) for t in turns}
+                   | {img["src"] for info in new_turns.values() for img in info["images"]})
+    result.removed = _remove_stale(folder, (marker or {}).get("files") or [], files)
+    atomic_write(folder / MARKER, json.dumps({"generator": "gm site", "version": SITE_VERSION, "site_id": site_id,
+                                              "header": head_key, "turns": new_turns, "files": files}, indent=1))
+    return result
+
+
+def _remove_stale(folder: Path, old_files: list[str], files: list[str]) -> list[str]:
+    """Files an earlier build wrote that this one did not (turns rolled back): only those."""
+    removed = []
+    root = folder.resolve()
+    for name in sorted(set(old_files) - set(files)):
+        path = (folder / name).resolve()
+        if root in path.parents and path.is_file():
+            path.unlink()
+            removed.append(name)
+    return removed
+
+
+def build(campaign: Campaign, folder: str | Path) -> SiteResult:
+    """`gm site`: every page of the site, written anew."""
+    return write_site(campaign, folder, incremental=False)
+
+
+def update(campaign: Campaign, folder: str | Path) -> SiteResult:
+    """After a resolve: only the new turn's page (and the one before it), the index, the dice page
+    and the record are written. A folder that is not yet a site gets the whole site."""
+    return write_site(campaign, folder, incremental=True)
