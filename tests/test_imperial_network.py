@@ -131,45 +131,52 @@ def test_apply_setup_refuses_bad_positions():
 
 
 # ---- views, bot, images -------------------------------------------------------------------------
-def test_views_hide_decks_and_other_hands():
+def test_views_hide_the_decks_only():
     state = GAME.apply_setup(new_state(), {"hand": {"b": ["station-2"]}})
     for viewer in ("public", "a"):
         view = GAME.view(state, viewer)
         assert "deck" not in view and "war_deck" not in view
-        assert "b" not in view["hand"] and view["hand_sizes"]["b"] == 1
-    assert GAME.view(state, "b")["hand"] == {"b": ["station-2"]}
+        assert view["deck_size"] == len(state["deck"]) and view["war_deck_size"] == len(state["war_deck"])
+        # unused cards were bought in the open, and others may buy them: public
+        assert view["hand"]["b"] == ["station-2"] and view["hand_sizes"]["b"] == 1
     assert GAME.view(state, None)["deck"] == state["deck"]
 
 
+def bot_game(players=("a", "b", "c", "d"), seed=b"test", options=OPTIONS):
+    """The states of one game between bots, from set-up to the end."""
+    import random
+    rng = random.Random(seed)
+    state = GAME.setup(None, list(players), options, Dice(turn_seed(seed.ljust(32, b"."), 0)))
+    states = [state]
+    for turn in range(1, 200):
+        if not GAME.due(state):
+            return states
+        orders = {p: parse(state, p, GAME.random_orders(state, p, rng)) for p in GAME.due(state)}
+        state, _ = GAME.resolve(state, orders, Dice(turn_seed(seed.ljust(32, b"."), turn)))
+        states.append(state)
+    raise AssertionError("no end")
+
+
 def test_bot_orders_are_legal_through_a_whole_game():
-    from gm.games.imperial_network.simulate import play_one
-    state = play_one(GAME, ["a", "b", "c", "d"], "test", OPTIONS)
-    assert state["winner"] is not None and state["result"] in ("capital", "exhaustion", "fatherland", "turn limit")
+    states = bot_game()
+    state = states[-1]
+    assert state["winners"] is not None and state["ended_by"] in ("capital", "exhaustion", "fatherland", "turn limit")
     assert len(state["capital_history"]["a"]) == state["turn"]
+    outcome = GAME.outcome(state)
+    assert outcome["winners"] == state["winners"] and outcome["reason"]
+    assert sorted(p for place in outcome["ranking"] for p in place) == ["a", "b", "c", "d"]
+    assert all(GAME.outcome(s) is None for s in states[:-1])
+    figures = GAME.simulation_figures([state])
+    assert set(figures) >= {"lost to exhaustion", "mean final capital (RM)"}
+    assert figures["mean final capital (RM)"] == sum(GAME.view(state, None)["capital"].values()) / 4
 
 
 def test_render_draws_and_matplotlib_stays_lazy():
     code = ("import sys; import gm.games.imperial_network as m; "
             "assert 'matplotlib' not in sys.modules, 'matplotlib imported eagerly'")
     subprocess.run([sys.executable, "-c", code], check=True)
-    fig = GAME.render(new_state(), "public")
+    fig = GAME.render(GAME.view(new_state(), "public"), "public")
     assert len(fig.axes) == 2  # the map and the capital chart
-
-
-# ---- simulate -----------------------------------------------------------------------------------
-def test_simulate_command_prints_figures():
-    from gm.cli_simulate import simulate
-    result = CliRunner().invoke(simulate, ["imperial-network", "--games", "3", "--players", "3", "--seed", "2"])
-    assert result.exit_code == 0, result.output
-    assert "win rate by seat" in result.output and "mean game length" in result.output
-    again = CliRunner().invoke(simulate, ["imperial-network", "--games", "3", "--players", "3", "--seed", "2"])
-    assert again.output == result.output  # seeded: the same figures
-
-
-def test_simulate_refuses_bad_player_count():
-    from gm.games.imperial_network.simulate import run
-    with pytest.raises(UsageError, match="3 to 5 players"):
-        run(GAME, 1, 2)
 
 
 # ---- fuzz: only the documented error type escapes the order reader ------------------------------
@@ -225,12 +232,4 @@ def test_war_turn_reports_every_format_and_draws():
             context, "text", game_name=GAME.name)
     view = GAME.view(state, "public")
     assert view["front_line"] == ["Brüssel", "Metz", "Straßburg"]
-    assert GAME.render(state, "public") is not None
-
-
-def test_simulate_is_a_gm_command():
-    from gm.cli import main
-    result = CliRunner().invoke(main, ["simulate", "--help"])
-    assert result.exit_code == 0 and "gm simulate imperial-network" in result.output
-    result = CliRunner().invoke(main, ["simulate", "imperial-network", "--games", "1", "--players", "9"])
-    assert result.exit_code == 2 and "Error: Imperial Network takes 3 to 5 players, not 9" in result.output
+    assert GAME.render(view, "public") is not None

@@ -183,7 +183,7 @@ def test_placing_then_phase_and_summary():
     assert GAME.phase(state) == "placing"
     assert GAME.summary(state) == "Dark to place (0 of 10 pieces on the board)"
     state, events = play(state, "dark", "place c3")
-    assert events[0]["text"] == "Dark placed a piece on c3."
+    assert events[0]["text"] == "Dark (@{dark}) placed a piece on c3."
     assert GAME.due(state) == ["light"]
     assert state["last_move"] == {"side": "dark", "kind": "place", "to": "c3"}
 
@@ -235,11 +235,11 @@ def test_resolve_waits_without_orders_and_refuses_illegal_ones():
 def test_default_orders_and_order_form():
     state = new()
     assert GAME.default_orders(state, "dark") is None
-    form = GAME.order_form(state, "dark")
+    form = GAME.order_form(GAME.view(state, "dark"), "dark")
     assert "place c3" in form and all(line.startswith("#") for line in form.splitlines())
-    assert "No orders are due" in GAME.order_form(state, "light")
+    assert "No orders are due" in GAME.order_form(GAME.view(state, "light"), "light")
     moving = new({"position": "/".join(TEN) + " d"})
-    assert "move c3 d5" in GAME.order_form(moving, "dark")
+    assert "move c3 d5" in GAME.order_form(GAME.view(moving, "dark"), "dark")
     # the form parses as an empty order file (comments only): it never carries a move by itself
     assert read_frame(form).lines == []
 
@@ -252,6 +252,9 @@ def test_win_ends_the_game():
     assert GAME.phase(state) == "over"
     assert events[-1]["network"] == ["a4", "c4", "c6", "e6", "g4", "h4"]
     assert GAME.summary(state) == "Dark won with the network a4 c4 c6 e6 g4 h4"
+    assert GAME.outcome(state) == {"winners": ["dark"], "ranking": [["dark"], ["light"]],
+                                   "reason": "Dark completed the network a4 c4 c6 e6 g4 h4"}
+    assert GAME.outcome(new()) is None
     assert "game is over" in errors_of(state, "light", "c5")[0]
     with pytest.raises(UsageError):
         GAME.random_orders(state, "light", random.Random(1))
@@ -410,7 +413,7 @@ def test_render_png_and_svg():
     cells = board("a4 c4 c6 e6 g4", "d2 f7 b7 g2 e8")
     state, _ = play(new({"position": "/".join(to_rows(cells)) + " d"}), "dark", "h4")
     for state_to_draw in (new(), state):
-        figure = GAME.render(state_to_draw, None)
+        figure = GAME.render(GAME.view(state_to_draw, None), None)
         for fmt, magic in (("png", b"\x89PNG"), ("svg", b"<?xml")):
             buffer = io.BytesIO()
             figure.savefig(buffer, format=fmt)
@@ -447,6 +450,9 @@ def test_neither_side_able_to_move_draws(monkeypatch):
     assert state["winner"] == "draw" and state["end"] == "no legal move"
     assert events[-1]["text"] == "Neither side has a legal move: the game is drawn."
     assert GAME.summary(state) == "drawn as neither side can move"
+    # a draw: no winner, both players share the one place
+    assert GAME.outcome(state) == {"winners": [], "ranking": [["dark", "light"]],
+                                   "reason": "drawn as neither side can move"}
 
 
 def test_board_png_needs_no_matplotlib_and_svg_still_works():
@@ -459,11 +465,20 @@ def test_board_png_needs_no_matplotlib_and_svg_still_works():
         "g = games.get('network')\n"
         "s = g.setup(None, ['dark', 'light'], {'turn_order': 'standard', 'position': ''}, dice.Dice(bytes(32)))\n"
         "from gm.pictures import figure_bytes  # as the engine writes report images\n"
-        "buf = io.BytesIO(figure_bytes(g.render(s, None), 'png'))\n"
+        "buf = io.BytesIO(figure_bytes(g.render(g.view(s, None), None), 'png'))\n"
         "assert buf.getvalue()[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
         "assert 'matplotlib' not in sys.modules, 'PNG pulled in matplotlib'\n"
-        "buf = io.BytesIO(); g.render(s, None).savefig(buf, format='svg')\n"
+        "buf = io.BytesIO(); g.render(g.view(s, None), None).savefig(buf, format='svg')\n"
         "assert b'<svg' in buf.getvalue()\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_nothing_is_hidden():
+    """Every viewer sees the whole game, so the secrets tests have nothing to change."""
+    from tests.support.hidden_network import perturb
+    state, _ = play(new(), "dark", "c3")
+    views = [GAME.view(state, viewer) for viewer in (None, "dark", "light", "public")]
+    assert all(v == views[0] for v in views) and views[0]["board"] == state["board"]
+    assert all(perturb(state, viewer, random.Random(1)) is None for viewer in ("dark", "light", "public"))

@@ -18,6 +18,7 @@ from gm.games.network_king import GAME
 from gm.games.network_king.cards import (ProfessionTable, card_professions, read_card_line,
                                          read_deck_option, vowels)
 from gm.orders import read_frame
+from gm.viewing import visible_events
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "tests" / "cases" / "network-king").glob("*.yaml"))
@@ -172,7 +173,8 @@ def test_deck_phase_when_decks_are_missing():
 def test_order_errors_and_turns():
     state = new_game()
     hand = state["hands"]["p1"]
-    assert errors_of(state, "p2", "hire 1 to Tokyo") == ["orders.txt:1:1: it is p1's turn, not p2's"]
+    assert errors_of(state, "p2", "hire 1 to Tokyo") == [
+        "orders.txt:1:1: it is your opponent's turn, not yours: you will get an order form when it is yours"]
     assert errors_of(state, "p1", "layoff all") == \
         ["orders.txt:1:1: a turn starts with 'hire', not 'layoff'"]
     assert errors_of(state, "p1", "hire 9 to Tokyo")[0].startswith("orders.txt:1:6: your hand has no card 9")
@@ -202,6 +204,10 @@ def test_finished_game_takes_no_orders_and_nmr():
         state, _ = GAME.resolve(state, {player: orders}, Dice(b"n" * 32))
     assert GAME.finished(state) and state["winner"] in ("p1", "p2") and state["to_move"] is None
     assert len(state["studios"]) == 3  # the NMR hire opens studios while it can
+    winner, loser = state["winner"], ("p2" if state["winner"] == "p1" else "p1")
+    outcome = GAME.outcome(state)
+    assert outcome["winners"] == [winner] and outcome["ranking"] == [[winner], [loser]]
+    assert outcome["reason"].startswith("controls ") and GAME.outcome(new_game()) is None
     with pytest.raises(OrderErrors, match="the game is over"):
         parse(state, "p1", GAME.random_orders(new_game(), "p1", rng))
 
@@ -244,26 +250,44 @@ def test_views_hide_hands_and_decks():
     assert "hand" not in public and "deck_cards" not in public and "hands" not in public
 
 
-def test_view_events_keep_draws_private():
-    events = [{"text": "p1 used Business."}, {"text": "p1 drew Ada Lovelace.", "only": "p1"}]
-    assert GAME.view_events(events, None) == events
-    assert GAME.view_events(events, "p1") == events
-    assert GAME.view_events(events, "p2") == events[:1]
-    assert GAME.view_events(events, "public") == events[:1]
+def test_draws_are_read_only_by_the_player_who_drew():
+    """Business: the drawer reads which cards moved; the opponent and the public only that one did."""
+    state = GAME.apply_setup(new_game(), {
+        "hands": {"p1": ["Gabe Newell | Managing Director", "Zoë Quinn | Game Designer"]},
+        "decks": {"p1": ["Ada Lovelace | Programmer", "John Smith | Writer"]}})
+    orders = parse(state, "p1", 'hire 1 to Tokyo; effect: draw "Ada Lovelace", bottom 2')
+    _, events = GAME.resolve(state, {"p1": orders}, Dice(b"x" * 32))
+    names = {"p1": "Ann", "p2": "Bob"}
+    seen = {v: " ".join(e["text"] for e in visible_events(events, v, names)) for v in ("p1", "p2", "public", "gm")}
+    assert "Ann used Business: drew Ada Lovelace from their deck and put Zoë Quinn on the bottom" in seen["p1"]
+    assert "a card of their choice" not in seen["p1"]
+    for viewer in ("p2", "public"):
+        assert "Ann used Business: drew a card of their choice" in seen[viewer]
+        assert "Ada Lovelace" not in seen[viewer] and "Zoë Quinn" not in seen[viewer]
+    assert "Ada Lovelace" in seen["gm"]
+    assert all("@{" not in text for text in seen.values())
+
+
+def test_the_opening_deal_is_told_to_each_player_alone():
+    state = GAME.setup(None, ["p1", "p2"], {"deck_p1": str(DECK_P1)}, Dice(b"s" * 32))
+    new, events = GAME.resolve(state, {"p2": parse(state, "p2", "\n".join(TEN))}, Dice(b"t" * 32, fixed=[1]))
+    draws = {e["to"][0]: e["text"] for e in events if e["kind"] == "draw"}
+    assert set(draws) == {"p1", "p2"} and all(e["to"] == [e["player"]] for e in events if e["kind"] == "draw")
+    assert all(card.split(" | ")[0] in draws["p2"] for card in new["hands"]["p2"])
 
 
 def test_order_form_lists_the_hand():
     state = new_game()
-    form = GAME.order_form(state, "p1")
+    form = GAME.order_form(GAME.view(state, "p1"), "p1")
     assert "#   1. " in form and form.rstrip().endswith("hire")
-    assert GAME.order_form(state, "p2").startswith("# It is p1's turn")
+    assert GAME.order_form(GAME.view(state, "p2"), "p2").startswith("# It is your opponent's turn")
 
 
 def test_render_draws_a_figure():
     state = new_game()
     orders = parse(state, "p1", GAME.random_orders(state, "p1", random.Random(2)))
     state, _ = GAME.resolve(state, {"p1": orders}, Dice(b"x" * 32))
-    figure = GAME.render(state, "public")
+    figure = GAME.render(GAME.view(state, "public"), "public")
     assert type(figure).__name__ == "Figure" and figure.axes
 
 

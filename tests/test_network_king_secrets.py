@@ -18,6 +18,7 @@ from gm.errors import OrderErrors
 from gm.games.network_king import GAME
 from gm.games.network_king.cards import card_name, card_title
 from gm.orders import read_frame
+from gm.viewing import visible_events
 
 SYLLABLES = ["zor", "vax", "quil", "mib", "tep", "gru", "xan", "lod", "pev", "kaz", "jub", "wix",
              "fen", "dor", "bly", "sko", "rüm", "tái", "növ", "hél"]
@@ -102,10 +103,11 @@ def test_views_events_and_forms_keep_secrets(seed):
                        else set.union(*(secrets_for(state, p) for p in PLAYERS)))
             assert_hidden(json.dumps(GAME.view(state, viewer), ensure_ascii=False), secrets,
                           f"turn {turn - 1} view for {viewer}")
-            assert_hidden(json.dumps(GAME.view_events(events, viewer), ensure_ascii=False), secrets,
+            assert_hidden(json.dumps(visible_events(events, viewer, {}), ensure_ascii=False), secrets,
                           f"turn {turn - 1} events for {viewer}")
             if viewer != "public":
-                assert_hidden(GAME.order_form(state, viewer), secrets, f"turn {turn - 1} form for {viewer}")
+                assert_hidden(GAME.order_form(GAME.view(state, viewer), viewer), secrets,
+                              f"turn {turn - 1} form for {viewer}")
                 check_error_messages(state, viewer, secrets, rng)
         if not GAME.due(state):
             break
@@ -150,3 +152,46 @@ def test_rendered_reports_and_shown_json_keep_secrets(tmp_path: Path, seed: int)
     # the GM's report does show the hands: the check above is not vacuous
     gm_text = (campaign.turn_dir(0) / "reports" / "gm.txt").read_text(encoding="utf-8")
     assert all(card_name(c) in gm_text for c in campaign.state(0)["hands"]["bob"])
+
+
+# ---- changing what a viewer may not see changes nothing they get -------------------------------
+def _same_for(viewer: str, state: dict, other: dict, rng_seed: int) -> None:
+    """``viewer`` gets the same view and order form from both states, and, when it is their turn,
+    the same view, events and next form after playing the same orders in each."""
+    names = {"ann": "Ann", "bob": "Bob"}
+    assert GAME.view(other, viewer) == GAME.view(state, viewer)
+    if viewer in PLAYERS:
+        assert GAME.order_form(GAME.view(other, viewer), viewer) == GAME.order_form(GAME.view(state, viewer), viewer)
+    if GAME.due(state) != [viewer]:
+        return
+    text = GAME.random_orders(state, viewer, random.Random(rng_seed))
+    after = []
+    for start in (state, other):
+        orders = GAME.parse(start, viewer, read_frame(text).lines)
+        new, events = GAME.resolve(start, {viewer: orders}, Dice(bytes([rng_seed % 256]) * 32))
+        view = GAME.view(new, viewer)
+        after.append((view, visible_events(events, viewer, names), GAME.order_form(view, viewer)))
+    assert after[0] == after[1], f"{viewer}'s turn played out differently on hidden changes: {text!r}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hidden_changes_reach_no_other_viewer(seed):
+    from tests.support.hidden_network_king import perturb
+    rng = random.Random(500 + seed)
+    decks = random_decks(rng)
+    # the first deck comes as orders: the decks phase is perturbed too
+    state = GAME.setup(None, PLAYERS, {"deck_p2": decks["bob"]}, Dice(bytes([seed]) * 32))
+    changed = 0
+    for turn in range(60):
+        for viewer in PLAYERS + ["public"]:
+            other = perturb(state, viewer, random.Random(turn * 7 + seed))
+            if other is not None:
+                changed += 1
+                _same_for(viewer, state, other, turn)
+        if not GAME.due(state):
+            break
+        player = GAME.due(state)[0]
+        text = "\n".join(decks["ann"]) if GAME.phase(state) == "decks" else GAME.random_orders(state, player, rng)
+        orders = GAME.parse(state, player, read_frame(text).lines)
+        state, _ = GAME.resolve(state, {player: orders}, Dice(bytes([seed, turn]) * 16))
+    assert state["winner"] in PLAYERS and changed > 20

@@ -132,11 +132,11 @@ def test_missed_orders_build_nothing_by_default() -> None:
     assert after["nmr"] == ["red"] and after["track"]["red"] == []
 
 
-def test_missed_orders_get_a_default_build_when_the_option_says_so() -> None:
-    state = shire(dice=(4, 3, 5), options={"nmr": "bot"})
-    default = GAME.default_orders(state, "red")
+def test_missed_orders_get_the_bot_s_build_under_the_bot_policy() -> None:
+    state = shire(dice=(4, 3, 5))
+    default = GAME.bot_orders(state, "red")
     assert default["nmr"] is True and any(default["rounds"])
-    assert GAME.default_orders(state, "red") == default  # the same default on a replay
+    assert GAME.bot_orders(state, "red") == default  # the same default on a replay
     after, events = GAME.resolve(state, {"blue": parse(state, "blue", ""), "red": default}, Dice(b"w" * 32))
     assert after["nmr"] == ["red"] and after["track"]["red"]
     assert any(e["kind"] == "default_build" and e["player"] == "red" for e in events)
@@ -160,18 +160,18 @@ def test_the_map_image_is_drawn() -> None:
     state = shire()
     orders = {"blue": parse(state, "blue", "round 1: (0609) 0710 ferry F1 1110"), "red": None}
     after, events = GAME.resolve(state, orders, Dice(b"x" * 32))
-    figure = GAME.render(after, None, events=events)
+    figure = GAME.render(GAME.view(after, None), None, events=events)
     assert figure.artists and any(t.get_text() == "Test Shire: after build turn 1" for t in figure.texts)
 
 
 def test_the_campaign_s_bot_policy_builds_for_missing_companies(tmp_path) -> None:
-    """nmr_policy: bot in campaign.yaml lets the bot build, though the game's own nmr option says nothing."""
+    """nmr_policy: bot in campaign.yaml lets the bot build (the game has no missed-turn option of its own)."""
     from gm import engine
     from gm.campaign import Campaign
 
     engine.new_campaign(tmp_path / "c", "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))
     config = yaml.safe_load((tmp_path / "c" / "campaign.yaml").read_text(encoding="utf-8"))
-    assert config["options"]["nmr"] == "nothing"
+    assert "nmr" not in config["options"]
     config["nmr_policy"] = "bot"
     (tmp_path / "c" / "campaign.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     resolved = engine.resolve(Campaign(tmp_path / "c"), force=True)

@@ -217,14 +217,14 @@ def test_bad_entries_get_line_and_column() -> None:
 
 def test_the_cash_chart_draws_the_whole_game(game, tmp_path) -> None:
     final = game[-1][1]
-    figure = GAME.cash_chart(final)
+    figure = GAME.cash_chart(GAME.view(final, None))
     lines = figure.axes[0].get_lines()
     company_lines = [line for line in lines if len(line.get_xdata()) == len(final["cash_history"])]
     assert len(company_lines) == len(SIX)
     assert [list(line.get_ydata()) for line in company_lines][0] == [row["blue"] for row in final["cash_history"]]
     figure.savefig(tmp_path / "cash.png")
     assert (tmp_path / "cash.png").stat().st_size > 10_000
-    assert GAME.cash_chart(game[0][0]) is None  # nothing to draw before the first turn
+    assert GAME.cash_chart(GAME.view(game[0][0], None)) is None  # nothing to draw before the first turn
 
 
 def test_route_advice_fastest_and_cheapest() -> None:

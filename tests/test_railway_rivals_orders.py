@@ -113,7 +113,7 @@ def test_leaps_need_the_option() -> None:
 
 def test_the_blank_order_form_checks_clean() -> None:
     state = new_game("tutorial")
-    form = GAME.order_form(state, "blue")
+    form = GAME.order_form(GAME.view(state, "blue"), "blue")
     frame = read_frame(form, "form.txt")
     assert frame.player == "blue" and frame.turn == 1
     orders = GAME.parse(state, "blue", frame.lines)

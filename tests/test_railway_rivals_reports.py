@@ -62,7 +62,7 @@ def test_the_set_up_report_in_every_format(fmt: str) -> None:
 
 def test_the_order_form_has_the_dice_and_the_track_ends() -> None:
     state, _ = eventful_turn()
-    form = GAME.order_form(state, "red")
+    form = GAME.order_form(GAME.view(state, "red"), "red")
     assert "player: red\nturn: 2\n" in form
     assert f"# Dice: round 1 = {state['build_dice'][0]}, round 2 = {state['build_dice'][1]}" in form
     assert "Your track ends at" in form and "0409" in form

@@ -14,6 +14,7 @@ from gm.errors import MapErrors, OrderErrors, UsageError
 from gm.games import get
 from gm.games.thurn_und_taxis import maps
 from gm.orders import read_frame
+from gm.viewing import visible_events
 
 GAME = get("thurn-und-taxis")
 
@@ -221,16 +222,17 @@ def test_failed_step_is_told_only_to_its_player():
     state, events = play(state, "ann", "draw: deck\nplay: Linz right\n")  # Zürich is drawn, not Linz
     failed = [e for e in events if e["kind"] == "step_failed"]
     assert failed and "line 2" in failed[0]["text"] and "Linz is not in your hand" in failed[0]["text"]
-    assert not [e for e in GAME.view_events(events, "bob") if e["kind"] == "step_failed"]
-    assert [e for e in GAME.view_events(events, "ann") if e["kind"] == "step_failed"]
+    names = {"ann": "Ann", "bob": "Bob"}
+    assert not [e for e in visible_events(events, "bob", names) if e["kind"] == "step_failed"]
+    assert [e for e in visible_events(events, "ann", names) if e["kind"] == "step_failed"]
     # the default play: Salzburg is the first card of the hand that extends München - Passau
     assert state["routes"]["ann"] == ["München", "Passau", "Salzburg"]
 
 
 def test_order_form_reads_back_with_errors_only_where_blank():
     state = new_state()
-    form = GAME.order_form(state, "ann")
-    assert "official: postmaster" in form and GAME.order_form(state, "bob") == ""
+    form = GAME.order_form(GAME.view(state, "ann"), "ann")
+    assert "official: postmaster" in form and GAME.order_form(GAME.view(state, "bob"), "bob") == ""
 
 
 # ---- a whole game -------------------------------------------------------------------------
@@ -253,7 +255,10 @@ def bot_game(seed: int, players=("ann", "bob", "cy"), map_name="map1"):
 def test_seeded_bot_game_runs_to_the_end(seed, map_name, players):
     history = bot_game(seed, players, map_name)
     final, _ = history[-1]
-    assert final["finished"] and GAME.due(final) == [] and final["winner"] in players
+    assert final["finished"] and GAME.due(final) == [] and set(final["winners"]) <= set(players)
+    outcome = GAME.outcome(final)
+    assert outcome["winners"] == final["winners"] and sorted(sum(outcome["ranking"], [])) == sorted(players)
+    assert GAME.outcome(history[-2][0]) is None
     trigger = final["end_triggered_by"]
     assert any(t["kind"] == "end" for t in final["tiles"][trigger])
     assert final["to_move"] is None and final["scores"] == {p: d["total"] for p, d in final["score_details"].items()}
@@ -270,7 +275,7 @@ def test_seeded_bot_game_runs_to_the_end(seed, map_name, players):
 
 def test_render_draws_the_viewers_route(tmp_path):
     state = new_state(routes={"ann": ["München", "Passau"]}, houses={"bob": ["Ulm"]})
-    figure = GAME.render(state, "ann")
+    figure = GAME.render(GAME.view(state, "ann"), "ann")
     figure.savefig(tmp_path / "map.png")
     assert (tmp_path / "map.png").stat().st_size > 10000
 
@@ -297,7 +302,7 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
     shown = json.loads(gm("show", camp, "--player", "bob", "--json"))["state"]
     assert shown["map"] == "map2" and shown["hands"] == {"bob": []} and len(shown["display"]) == 6
     assert {"display", "hands", "routes", "houses", "carriage", "tiles", "tiles_left", "deck_size", "to_move",
-            "scores", "winner"} <= set(shown)
+            "scores", "winners"} <= set(shown)
     first = shown["display"][0]
     bad = tmp_path / "bad.txt"
     bad.write_text("player: ann\nturn: 1\ndraw: display Hamburgg\nplay: Hamburg\n", encoding="utf-8")

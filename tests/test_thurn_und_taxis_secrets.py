@@ -13,6 +13,7 @@ from gm.dice import Dice
 from gm.games import get
 from gm.orders import read_frame
 from gm.report import dice_block, render_report, template_context
+from gm.viewing import visible_events
 
 GAME = get("thurn-und-taxis")
 FORMATS = ("text", "markdown", "bbcode", "html")
@@ -90,14 +91,14 @@ def test_events_and_reports_hold_no_other_hand(map_name, players):
     deck_draws = 0
     for turn, (before, after, events) in enumerate(games((21,), map_name, players)):
         mover = before["to_move"]
-        public = GAME.view_events(events, "public")
+        names = {p: p for p in players}
+        public = visible_events(events, "public", names)
         public_json = json.dumps(public, ensure_ascii=False)
         for viewer in list(players) + ["public"]:
-            seen = GAME.view_events(events, viewer)
-            kept = [e for e in events if "secret" not in e or viewer == e.get("player") or e["secret"] is not None]
-            assert len(seen) == len(kept)
-            for gm_event, event in zip(kept, seen):
-                if gm_event.get("source") == "deck" and viewer != gm_event["player"]:
+            seen = visible_events(events, viewer, names)
+            assert len(seen) == len([e for e in events if e.get("to") is None or viewer in e["to"]])
+            for event in seen:
+                if event.get("source") == "deck" and viewer != event["player"]:
                     deck_draws += 1
                     assert "card" not in event and event["text"] == f"{mover} drew a card from the deck."
             secret = held_only_by_others(after, viewer, public_json)

@@ -16,6 +16,7 @@ from ..base import Event, Game, Option, Orders, State
 from . import bot, views
 from .cards import Cards, load_cards
 from .data import GameMap, load_map, shipped
+from .ending import outcome, simulation_figures
 from .orders import empty_orders, parse_orders
 from .setup_state import apply_setup, new_game
 from .turn import resolve_turn
@@ -32,7 +33,7 @@ class ImperialNetwork(Game):
         "fatherland": Option("also", "Fatherland victory (every neighbour annexed): off, also, or only "
                              "(then owning all trains does not end the game)", ("off", "also", "only")),
         "turn_limit": Option(40, "the game also ends after this turn, highest capital winning (0: no limit)",
-                             kind=int),
+                             kind=int, low=0, high=500),
     }
 
     def maps(self) -> list[str]:
@@ -75,22 +76,28 @@ class ImperialNetwork(Game):
         return new_game(gmap, load_cards(gmap), name, players, options, dice)
 
     def due(self, state: State) -> list[str]:
-        return [] if state["winner"] is not None else list(state["players"])
+        return [] if state["winners"] is not None else list(state["players"])
 
     def phase(self, state: State) -> str:
-        if state["winner"] is not None:
+        if state["winners"] is not None:
             return "finished"
         if state["last_turn"]:
             return "last turn"
         return "war" if state["war"] else "peace"
 
     def finished(self, state: State) -> bool:
-        return state["winner"] is not None
+        return state["winners"] is not None
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return outcome(state, load_cards(load_map(state["map"])))
+
+    def simulation_figures(self, finals: list[State]) -> dict[str, Any]:
+        return simulation_figures(finals, load_cards(load_map(finals[0]["map"])) if finals else None)
 
     def summary(self, state: State) -> str:
-        if state["winner"] is not None:
-            won = ", ".join(state["winner"]) or "nobody"
-            return f"game over ({state['result']}): {won} win(s)"
+        if state["winners"] is not None:
+            won = " and ".join(state["winners"]) or "nobody"
+            return f"game over ({state['ended_by']}): {won} win{'s' if len(state['winners']) == 1 else ''}"
         war = f", war against {state['war']['target']}" if state["war"] else ""
         return f"{self.phase(state)}{war}"
 
@@ -103,7 +110,7 @@ class ImperialNetwork(Game):
                 f"routes: {len(orders['routes'])}"]
 
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
-        if state["winner"] is not None:
+        if state["winners"] is not None:
             raise UsageError("the game is over: there is no turn to resolve")
         gmap, cards = self._data(state)
         return resolve_turn(state, gmap, cards, orders, dice, state["options"])
@@ -113,7 +120,7 @@ class ImperialNetwork(Game):
         return views.view(state, gmap, cards, viewer)
 
     def default_orders(self, state: State, player: str) -> Orders | None:
-        if state["winner"] is not None:
+        if state["winners"] is not None:
             return None
         gmap, cards = self._data(state)
         text = bot.write_orders(state, gmap, cards, player)
@@ -130,20 +137,19 @@ class ImperialNetwork(Game):
         gmap, cards = self._data(state)
         return apply_setup(state, gmap, cards, overrides)
 
-    def order_form(self, state: State, player: str) -> str:
-        if state["winner"] is not None or player not in state["players"]:
+    def order_form(self, view: State, player: str) -> str:
+        if view["winners"] is not None or player not in view["players"]:
             return ""
-        gmap, cards = self._data(state)
-        return _form(state, gmap, cards, player)
+        return _form(view, load_map(view["map"]), player)
 
-    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None,
+    def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
                players: list[dict] | None = None):
         from . import render  # matplotlib only when drawing
-        gmap, cards = self._data(state)
-        return render.draw_map(gmap, self.view(state, viewer), players)
+        return render.draw_map(load_map(view["map"]), view, players)
 
 
-def _form(state: State, gmap: GameMap, cards: Cards, player: str) -> str:
+def _form(state: State, gmap: GameMap, player: str) -> str:
+    """The blank order form, from the player's view."""
     own = ", ".join(f"{k} {c}" for c, k in sorted(state["buildings"][player].items())) or "none"
     lines = [f"# market: {', '.join(state['market']) or 'empty'}",
              f"# your cash {state['cash'][player]} RM, trains {state['trains_owned'][player]}; buildings: {own}"]

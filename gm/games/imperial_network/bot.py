@@ -7,11 +7,11 @@ from collections import deque
 from functools import lru_cache
 from typing import Any
 
+from ..base import State
 from .cards import Cards
 from .data import GameMap, line_key
 from .rules import building_refusal, closed_lines, price
 
-State = dict[str, Any]
 
 
 @lru_cache(maxsize=8)
@@ -168,7 +168,7 @@ def _factory_order(state, gmap, cards, player, trains) -> str:
 
 
 def write_orders(state: State, gmap: GameMap, cards: Cards, player: str, rng: random.Random | None = None) -> str:
-    if state.get("winner") is not None:
+    if state.get("winners") is not None:
         return ""
     lines = []
     buys = plan_buys(state, gmap, cards, player, rng)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...dice import Dice
+from ..base import State
 from .cards import Cards
 from .data import GameMap
 
-State = dict[str, Any]
 
 
 def _draw(state: State, dice: Dice, pile: str, discard: str, label: str) -> Any:
@@ -27,7 +27,7 @@ def start_war(state: State, cards: Cards, card: str, log: list[dict]) -> None:
     country = card[4:]
     state["war"] = {"target": country, "power": cards.wars[country], "cards": [], "target_troops": 0,
                     "card": card, "troops": 0, "turns": 0}
-    log.append({"type": "war", "text": f"War! against {country} (war power {cards.wars[country]}): "
+    log.append({"kind": "war", "text": f"War! against {country} (war power {cards.wars[country]}): "
                 "the Empire is at war; stations earn nothing and cost double."})
 
 
@@ -37,7 +37,7 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
         state["event"]["turns_left"] -= 1
         if state["event"]["turns_left"] <= 0:
             name = cards.info(state["event"]["card"])["name"]
-            log.append({"type": "event_end", "text": f"{name} is over."})
+            log.append({"kind": "event_end", "text": f"{name} is over."})
             state["discard"].append(state["event"]["card"])
             state["event"] = None
     if not state["war"] and state["war_queue"]:
@@ -45,10 +45,10 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
     if state["market"] and not first:  # the card that lay longest goes: a market never stalls
         old = state["market"].pop(0)
         state["discard"].append(old)
-        log.append({"type": "deal", "cards": [], "text": f"{old} lay unsold longest and is discarded."})
+        log.append({"kind": "deal", "cards": [], "text": f"{old} lay unsold longest and is discarded."})
     for card in [c for c in state["market"] if _void_permit(state, c)]:
         state["market"].remove(card)
-        log.append({"type": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
+        log.append({"kind": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
     wanted = len(state["players"]) + 1
     revealed: list[str] = []
     while sum(1 for c in state["market"] if cards.purchasable(c)) < wanted:
@@ -61,7 +61,7 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
         _reveal(state, gmap, cards, card, log)
     state["dealt"] = revealed
     if revealed:
-        log.append({"type": "deal", "cards": revealed, "text": f"Dealt: {', '.join(revealed)}."})
+        log.append({"kind": "deal", "cards": revealed, "text": f"Dealt: {', '.join(revealed)}."})
     if state["war"]:
         draw_war_cards(state, dice, log)
 
@@ -69,7 +69,7 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
 def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict]) -> None:
     info = cards.info(card)
     if _void_permit(state, card):
-        log.append({"type": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
+        log.append({"kind": "deal", "cards": [], "text": f"{card} is void (annexed) and leaves the game."})
         return
     if info["type"] in ("building", "permit", "link"):
         state["market"].append(card)
@@ -77,11 +77,11 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
     if info["type"] == "war":
         country = info["country"]
         if country in state["annexed"]:
-            log.append({"type": "war", "text": f"{info['name']}: {country} is already annexed; "
+            log.append({"kind": "war", "text": f"{info['name']}: {country} is already annexed; "
                         "the card leaves the game."})
         elif state["war"] or state["war_queue"]:
             state["war_queue"].append(card)
-            log.append({"type": "war", "text": f"{info['name']} is declared: it begins when the war in progress ends."})
+            log.append({"kind": "war", "text": f"{info['name']} is declared: it begins when the war in progress ends."})
         else:
             start_war(state, cards, card, log)
         return
@@ -93,7 +93,7 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
         opened = [c for c in gmap.country_cities(info["country"]) if c not in state["open_cities"]]
         state["open_cities"] = sorted(state["open_cities"] + opened)
         text += f" Open from now on: {', '.join(opened) or 'nothing new'}."
-    log.append({"type": "event", "card": card, "text": text})
+    log.append({"kind": "event", "card": card, "text": text})
 
 
 def _void_permit(state: State, card: str) -> bool:
@@ -112,7 +112,7 @@ def draw_war_cards(state: State, dice: Dice, log: list[dict]) -> None:
     war["cards"], dropped = pool[: war["power"]], pool[war["power"]:]
     state["war_discard"] += dropped
     war["target_troops"] = sum(war["cards"])
-    log.append({"type": "war_cards", "drawn": drawn, "kept": list(war["cards"]),
+    log.append({"kind": "war_cards", "drawn": drawn, "kept": list(war["cards"]),
                 "text": f"War cards drawn: {', '.join(map(str, drawn)) or 'none'}; "
                         f"kept {', '.join(map(str, war['cards']))}: "
                         f"{war['target_troops']} troops needed against {war['target']}."})

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import State
 from .cards import Cards
 from .data import GameMap, line_key
 
-State = dict[str, Any]
 
 
 def route_income(state: State, gmap: GameMap, cards: Cards, player: str, route: list[str]) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from typing import Any
 from ...errors import OrderError
 from ...names import fold, match, suggestion
 from ...orders import OrderLine, collect
+from ..base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap, line_key
 from .rules import building_refusal, closed_lines
 
-State = dict[str, Any]
 KEYWORDS = ("buy", "place", "trains", "route", "factory", "convert")
 
 

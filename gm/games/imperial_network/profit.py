@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import State, player_ref
 from .cards import Cards
 from .data import GameMap
 from .income import route_income
 from .rules import capital, joined, player_lines
 
-State = dict[str, Any]
 
 
 def settle(state: State, gmap: GameMap, cards: Cards, orders: dict, options: dict, progress: bool,
@@ -16,7 +16,7 @@ def settle(state: State, gmap: GameMap, cards: Cards, orders: dict, options: dic
     profit(state, gmap, cards, orders, log)
     if state["war"]:
         war_outcome(state, gmap, cards, progress, log)
-    if state["winner"] is None:
+    if state["winners"] is None:
         check_end(state, gmap, cards, options, log)
     for p in state["players"]:
         state["capital_history"][p].append(capital(state, cards, p))
@@ -43,10 +43,10 @@ def profit(state: State, gmap: GameMap, cards: Cards, orders: dict, log: list[di
         state["income"][p] = {"routes": routes, "stations": stations, "factories": goods,
                               "trains_bought": bought, "extras": extras, "cash": cash_in}
         lost = goods - bought * cards.train_cost if war else 0
-        text = (f"{p} earns {cash_in} RM (stations {stations}, factories {goods}"
+        text = (f"{player_ref(p)} earns {cash_in} RM (stations {stations}, factories {goods}"
                 f"{', bonuses ' + str(sum(e['amount'] for e in extras)) if extras else ''}) and buys {bought} train(s)"
                 f"{f'; {lost} RM of factory money goes to the army' if lost else ''}.")
-        log.append({"type": "profit", "player": p, "text": text})
+        log.append({"kind": "profit", "player": p, "text": text})
 
 
 def _extras(state: State, gmap: GameMap, cards: Cards, p: str) -> list[dict]:
@@ -82,44 +82,44 @@ def war_outcome(state: State, gmap: GameMap, cards: Cards, progress: bool, log: 
     war["turns"] += 1
     better = troops > war["troops"]
     war["troops"] = max(war["troops"], troops)
-    parts = "; ".join(f"{p}: {', '.join(c)}" for p, c in connected.items() if c) or "no barracks"
+    parts = "; ".join(f"{player_ref(p)}: {', '.join(c)}" for p, c in connected.items() if c) or "no barracks"
     if troops >= war["target_troops"]:
         country = war["target"]
         state["annexed"] = sorted(state["annexed"] + [country])
         state["war_discard"] += war["cards"]
         state["war"] = None
-        log.append({"type": "war_won", "text": f"The war against {country} is won: {troops} troops "
+        log.append({"kind": "war_won", "text": f"The war against {country} is won: {troops} troops "
                     f"({parts}) against {war['target_troops']}. {country} is annexed."})
         return
-    log.append({"type": "war_on", "text": f"The war against {war['target']} goes on: {troops} of "
+    log.append({"kind": "war_on", "text": f"The war against {war['target']} goes on: {troops} of "
                 f"{war['target_troops']} troops at the front ({parts})."})
     if not progress and not better:
-        state["winner"] = []
-        state["result"] = "exhaustion"
-        log.append({"type": "end", "text": "Nobody bought, converted or brought new troops up: the Empire is "
+        state["winners"] = []
+        state["ended_by"] = "exhaustion"
+        log.append({"kind": "end", "text": "Nobody bought, converted or brought new troops up: the Empire is "
                     "exhausted and every player loses."})
 
 
 def check_end(state: State, gmap: GameMap, cards: Cards, options: dict, log: list[dict]) -> None:
     fatherland = options.get("fatherland", "also")
     if fatherland != "off" and set(gmap.foreign_countries()) <= set(state["annexed"]):
-        state["winner"] = list(state["players"])
-        state["result"] = "fatherland"
-        log.append({"type": "end", "text": "Every neighbouring country is annexed: Fatherland victory, "
+        state["winners"] = list(state["players"])
+        state["ended_by"] = "fatherland"
+        log.append({"kind": "end", "text": "Every neighbouring country is annexed: Fatherland victory, "
                     "every player wins."})
         return
     limit = int(options.get("turn_limit") or 0)
     if state["last_turn"] or (limit and state["turn"] >= limit):
         caps = {p: capital(state, cards, p) for p in state["players"]}
         best = max(caps.values())
-        state["winner"] = [p for p in state["players"] if caps[p] == best]
-        state["result"] = "capital" if state["last_turn"] else "turn limit"
-        log.append({"type": "end", "text": f"The game is over: {' and '.join(state['winner'])} "
-                    f"win{'s' if len(state['winner']) == 1 else ''} with {best} RM of capital."})
+        state["winners"] = [p for p in state["players"] if caps[p] == best]
+        state["ended_by"] = "capital" if state["last_turn"] else "turn limit"
+        log.append({"kind": "end", "text": f"The game is over: {' and '.join(map(player_ref, state['winners']))} "
+                    f"win{'s' if len(state['winners']) == 1 else ''} with {best} RM of capital."})
         return
     if fatherland != "only":
         full = [p for p in state["players"] if state["trains_owned"][p] >= cards.supply]
         if full:
             state["last_turn"] = True
-            log.append({"type": "last", "text": f"{', '.join(full)} own(s) all {cards.supply} trains: "
+            log.append({"kind": "last", "text": f"{' and '.join(map(player_ref, full))} own{'s' if len(full) == 1 else ''} all {cards.supply} trains: "
                         "one more turn is played."})

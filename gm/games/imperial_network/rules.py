@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import State
 from .cards import Cards
 from .data import GameMap, line_key
 
-State = dict[str, Any]
 
 
 def is_open(state: State, gmap: GameMap, city: str) -> bool:

@@ -7,11 +7,11 @@ from typing import Any
 from ...dice import Dice
 from ...errors import UsageError
 from ...names import suggestion
+from ..base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap
 from .deal import deal
 
-State = dict[str, Any]
 
 
 def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], options: dict, dice: Dice) -> State:
@@ -26,7 +26,7 @@ def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], opt
         "dealt": [], "event": None, "war": None, "war_queue": [],
         "war_deck": dice.shuffle("shuffle war deck", cards.war_deck, secret=True), "war_discard": [],
         "annexed": [], "open_cities": [], "placements": {p: [] for p in players}, "train_steps": [],
-        "income": {}, "winner": None, "result": None, "last_turn": False,
+        "income": {}, "winners": None, "ended_by": None, "last_turn": False,
         "capital_history": {p: [] for p in players},
     }
     state["setup_log"] = []

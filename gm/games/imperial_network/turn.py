@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from ...dice import Dice
+from ..base import State, player_ref
 from .cards import Cards
 from .data import GameMap, line_key
 from .deal import deal
@@ -14,7 +15,6 @@ from .orders import empty_orders
 from .profit import settle
 from .rules import building_refusal, closed_lines, forward_order, price
 
-State = dict[str, Any]
 
 
 def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, Any], dice: Dice,
@@ -24,14 +24,14 @@ def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, An
     state["turn"] += 1
     log: list[dict] = []
     order = forward_order(state)
-    log.append({"type": "order", "forward": order,
-                "text": f"Turn {state['turn']}: forward order {', '.join(order)}; trains in reverse order."})
+    log.append({"kind": "order", "forward": order,
+                "text": f"Turn {state['turn']}: forward order {', '.join(map(player_ref, order))}; trains in reverse order."})
     progress = place_kept(state, gmap, order, orders, log)
     progress |= convert_factories(state, cards, order, orders, log)
     progress |= buy(state, gmap, cards, order, orders, log)
     utilise(state, gmap, cards, list(reversed(order)), orders, log)
     settle(state, gmap, cards, orders, options, progress, log)
-    if state["winner"] is None:
+    if state["winners"] is None:
         state["first"] = (state["first"] - 1) % len(state["seats"])  # the last buyer buys first next
         deal(state, gmap, cards, dice, log)
     return state, log
@@ -51,12 +51,12 @@ def place_kept(state: State, gmap: GameMap, order: list[str], orders: dict, log:
         for item in orders[p]["place"]:
             refusal = building_refusal(state, gmap, p, item["kind"], item["city"])
             if refusal or _take(state["hand"][p], item["kind"]) is None:
-                log.append({"type": "place", "player": p, "text": f"{p} cannot place a {item['kind']} in "
+                log.append({"kind": "place", "player": p, "text": f"{player_ref(p)} cannot place a {item['kind']} in "
                             f"{item['city']}: {refusal or 'no such card in hand'}."})
                 continue
             state["buildings"][p][item["city"]] = item["kind"]
             done = True
-            log.append({"type": "place", "player": p, "text": f"{p} places a kept {item['kind']} in {item['city']}."})
+            log.append({"kind": "place", "player": p, "text": f"{player_ref(p)} places a kept {item['kind']} in {item['city']}."})
     return done
 
 
@@ -68,13 +68,13 @@ def convert_factories(state: State, cards: Cards, order: list[str], orders: dict
             if not state["war"] or state["buildings"][p].get(city) != "factory":
                 continue
             if state["cash"][p] < cost:
-                log.append({"type": "convert", "player": p, "text": f"{p} cannot pay {cost} to convert {city}."})
+                log.append({"kind": "convert", "player": p, "text": f"{player_ref(p)} cannot pay {cost} to convert {city}."})
                 continue
             state["cash"][p] -= cost
             state["buildings"][p][city] = "barracks"
             done = True
-            log.append({"type": "convert", "player": p,
-                        "text": f"{p} converts the factory in {city} to barracks for {cost} RM."})
+            log.append({"kind": "convert", "player": p,
+                        "text": f"{player_ref(p)} converts the factory in {city} to barracks for {cost} RM."})
     return done
 
 
@@ -93,8 +93,8 @@ def buy(state: State, gmap: GameMap, cards: Cards, order: list[str], orders: dic
             steps.append(f"{item['text']}: {why}")
         done |= got is not None
         if orders[p]["buy"]:
-            text = f"{p} buys {got}." if got else f"{p} buys nothing."
-            log.append({"type": "buy", "player": p, "steps": steps, "got": got,
+            text = f"{player_ref(p)} buys {got}." if got else f"{player_ref(p)} buys nothing."
+            log.append({"kind": "buy", "player": p, "steps": steps, "got": got,
                         "text": f"{text} ({'; '.join(steps)})"})
     return done
 
@@ -167,5 +167,5 @@ def utilise(state: State, gmap: GameMap, cards: Cards, order: list[str], orders:
         lines = ", ".join(line_key(*ends) for ends in placed[p]) or "none"
         skipped = [s["line"] + " " + s["result"] for s in steps if s["player"] == p and s["result"] != "placed"]
         more = f" (skipped: {'; '.join(skipped)})" if skipped else ""
-        log.append({"type": "trains", "player": p, "text": f"{p} places {len(placed[p])} of "
+        log.append({"kind": "trains", "player": p, "text": f"{player_ref(p)} places {len(placed[p])} of "
                     f"{state['trains_owned'][p]} train(s): {lines}{more}."})

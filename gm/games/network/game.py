@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from ...errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, UsageError
 from ...names import suggestion
 from ...orders import OrderLine, collect
-from ..base import Game, Option
-from .board import EMPTY, GOAL_WORDS, PIECES, SIDES, TITLE, from_rows, read_rows
+from ..base import Game, Option, Outcome, State, player_names, player_ref
+from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
 from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
 
 SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
+# what every viewer sees: Network hides nothing, but the view still names each key it passes on
+VIEW_KEYS = ("board", "to_move", "placed", "winner", "end", "networks", "history", "last_move", "sides",
+             "turn_order", "ply", "positions")
 END_WORDS = {"repetition": "by repetition", "no legal move": "as neither side can move"}
 
 
@@ -31,7 +33,7 @@ class NetworkGame(Game):
     }
 
     # ---- set-up -------------------------------------------------------------------------------
-    def setup(self, map_name, players, options, dice) -> dict[str, Any]:
+    def setup(self, map_name, players, options, dice) -> State:
         self.check_players(players)
         if map_name:
             raise UsageError(f"Network is played on its own 8x8 board: it takes no map (not {map_name!r})")
@@ -47,7 +49,7 @@ class NetworkGame(Game):
         sides = {"dark": players[0], "light": players[1]}
         return new_state(sides, cells, to_move, chosen["turn_order"])
 
-    def apply_setup(self, state, overrides) -> dict[str, Any]:
+    def apply_setup(self, state, overrides) -> State:
         for key in overrides:
             if key not in SETUP_KEYS:
                 raise UsageError(f"a Network set-up cannot set {key!r}{suggestion(key, SETUP_KEYS)}: it "
@@ -102,6 +104,20 @@ class NetworkGame(Game):
             return f"{TITLE[side]} to place ({state['placed'][side]} of {PIECES} pieces on the board)"
         return f"{TITLE[side]} to move a piece"
 
+    def outcome(self, state) -> Outcome | None:
+        """A network wins; a draw (repetition, no legal move) has no winner and ranks both players
+        together (docs/rules/network.md)."""
+        winner = state["winner"]
+        if not winner:
+            return None
+        dark, light = state["sides"]["dark"], state["sides"]["light"]
+        if winner == "draw":
+            return {"winners": [], "ranking": [[dark, light]],
+                    "reason": f"drawn {END_WORDS.get(state['end'], '')}".strip()}
+        loser = state["sides"][OTHER[winner]]
+        return {"winners": [state["sides"][winner]], "ranking": [[state["sides"][winner]], [loser]],
+                "reason": f"{TITLE[winner]} completed the network {' '.join(state['networks'][winner])}"}
+
     def side_of(self, state, player: str) -> str | None:
         return next((side for side in SIDES if state["sides"][side] == player), None)
 
@@ -147,8 +163,9 @@ class NetworkGame(Game):
         side = state["to_move"]
         order = orders.get(state["sides"][side])
         if order is None:  # a sequential game waits for the player to move
-            return copy.deepcopy(state), [{"text": f"{TITLE[side]} has not moved yet.", "kind": "wait",
-                                           "side": side}]
+            who = player_ref(state["sides"][side])
+            return copy.deepcopy(state), [{"text": f"{TITLE[side]} ({who}) has not moved yet.",
+                                           "kind": "wait", "side": side}]
         return play(state, order)
 
     def default_orders(self, state, player):
@@ -162,16 +179,16 @@ class NetworkGame(Game):
         order = next(legal_orders(state, side, rng))
         return ("place " if order["kind"] == "place" else "move ") + canonical(order).replace("-", " ")
 
-    def order_form(self, state, player: str) -> str:
-        side = self.side_of(state, player)
+    def order_form(self, view, player: str) -> str:
+        side = self.side_of(view, player)
         if side is None:
             return ""
         lines = [f"# Network: you play {TITLE[side]}; your goals are {GOAL_WORDS[side]}."]
-        problem = self._turn_problem(state, player, side)
+        problem = self._turn_problem(view, player, side)
         if problem:
             lines.append(f"# No orders are due from you: {problem}.")
-        elif placing(state, side):
-            lines += [f"# You have {state['placed'][side]} of {PIECES} pieces on the board: place one.",
+        elif placing(view, side):
+            lines += [f"# You have {view['placed'][side]} of {PIECES} pieces on the board: place one.",
                       "# Write one move below, e.g.  place c3   (or just: c3)"]
         else:
             lines += ["# All ten of your pieces are on the board: move one.",
@@ -179,9 +196,10 @@ class NetworkGame(Game):
         return "\n".join(lines) + "\n"
 
     # ---- what players see ---------------------------------------------------------------------
-    def view(self, state, viewer):
-        return copy.deepcopy(state)  # Network hides nothing
+    def view(self, state, viewer) -> State:
+        return {key: copy.deepcopy(state[key]) for key in VIEW_KEYS if key in state}  # hides nothing
 
-    def render(self, state, viewer, *, events=None):
+    def render(self, view, viewer, *, events=None, players=None):
         from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
-        return BoardPicture(self.view(state, viewer))
+        names = player_names(players, [view["sides"][side] for side in SIDES])
+        return BoardPicture(view, {side: names[view["sides"][side]] for side in SIDES})

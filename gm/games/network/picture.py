@@ -19,16 +19,17 @@ WIDTH, HEIGHT = 600 * SCALE, 640 * SCALE
 class BoardPicture:
     """What Game.render returns for Network: saves itself like a matplotlib Figure."""
 
-    def __init__(self, view: dict[str, Any]):
+    def __init__(self, view: dict[str, Any], names: dict[str, str] | None = None):
         self.view = view
+        self.names = names or {}
         self.gm_dpi = 100
 
     def savefig(self, target, format: str = "png", dpi: int | None = None) -> None:  # noqa: A002 - as Figure
         if format != "png":
             from .render import draw_board
-            draw_board(self.view).savefig(target, format=format, dpi=dpi or self.gm_dpi)
+            draw_board(self.view, names=self.names).savefig(target, format=format, dpi=dpi or self.gm_dpi)
             return
-        draw_png(self.view).save(target, format="PNG", optimize=False)
+        draw_png(self.view, self.names).save(target, format="PNG", optimize=False)
 
 
 def _font(size: int, bold: bool = False):
@@ -59,7 +60,7 @@ def _blend(base: str, over: str, alpha: float) -> tuple[int, int, int]:
     return tuple(round(x * (1 - alpha) + y * alpha) for x, y in zip(a, b))
 
 
-def draw_png(view: dict[str, Any]):
+def draw_png(view: dict[str, Any], names: dict[str, str] | None = None):
     from PIL import Image, ImageDraw
     image = Image.new("RGB", (WIDTH, HEIGHT), "white")
     draw = ImageDraw.Draw(image)
@@ -110,7 +111,7 @@ def draw_png(view: dict[str, Any]):
         draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=NETWORK, width=3 * SCALE)
         draw.text((x, y), str(n), fill=NETWORK, font=number, anchor="mm")
 
-    draw.text((WIDTH / 2, 24 * SCALE), _caption(view), fill="black", font=_font(13), anchor="mm")
+    draw.text((WIDTH / 2, 24 * SCALE), _caption(view, names), fill="black", font=_font(13), anchor="mm")
     draw.text((WIDTH / 2, 50 * SCALE), "Dark's goals: columns a and h    Light's goals: rows 1 and 8",
               fill="#555555", font=_font(9), anchor="mm")
     return image.resize((WIDTH // SCALE, HEIGHT // SCALE), Image.LANCZOS)

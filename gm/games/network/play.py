@@ -12,6 +12,7 @@ import random
 from typing import Any, Iterator
 
 from ...errors import IllegalOrderError, UsageError
+from ..base import player_ref
 from .board import (EMPTY, LETTER, OTHER, PIECES, SIDES, SQUARE_NAMES, SQUARE_OF, TITLE, count,
                     from_rows, placements, position_problems, relocations, square_problem, to_rows)
 from .networks import find_network, find_networks, named
@@ -130,7 +131,7 @@ def play(state: dict[str, Any], order: dict) -> tuple[dict[str, Any], list[dict[
     new["last_move"] = {"side": side, **order}
     new["ply"] += 1
     verb = f"placed a piece on {order['to']}" if order["kind"] == "place" else f"moved {order['from']} to {order['to']}"
-    events = [{"text": f"{TITLE[side]} {verb}.", "kind": order["kind"], "side": side,
+    events = [{"text": f"{_who(state, side)} {verb}.", "kind": order["kind"], "side": side,
                "move": canonical(order)}]
     networks = find_networks(cells)
     new["networks"] = {s: named(networks[s]) for s in SIDES}
@@ -138,7 +139,7 @@ def play(state: dict[str, Any], order: dict) -> tuple[dict[str, Any], list[dict[
     if winner:
         new["winner"], new["end"] = winner, "network"
         how = "" if winner == side else f" opened by {TITLE[side]}'s move"
-        events.append({"text": f"{TITLE[winner]} completed a network{how}: "
+        events.append({"text": f"{_who(state, winner)} completed a network{how}: "
                                f"{' '.join(new['networks'][winner])}. {TITLE[winner]} wins.",
                        "kind": "win", "side": winner, "network": new["networks"][winner]})
         return new, events
@@ -156,7 +157,8 @@ def _hand_over(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         if can_play(state, OTHER[stuck]):
             state["to_move"] = OTHER[stuck]
             state["history"].append("pass")
-            events.append({"text": f"{TITLE[stuck]} has no legal move and passes.", "kind": "pass", "side": stuck})
+            events.append({"text": f"{_who(state, stuck)} has no legal move and passes.", "kind": "pass",
+                           "side": stuck})
         else:
             state["winner"], state["end"] = "draw", "no legal move"
             events.append({"text": "Neither side has a legal move: the game is drawn.", "kind": "draw"})
@@ -168,6 +170,11 @@ def _hand_over(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         state["winner"], state["end"] = "draw", "repetition"
         events.append({"text": f"This position has now occurred {seen} times with {TITLE[state['to_move']]} "
                                f"to move: the game is drawn.", "kind": "draw"})
+
+
+def _who(state: dict[str, Any], side: str) -> str:
+    """A side as events name it: 'Dark (@{ann})', the report filling in the player's name."""
+    return f"{TITLE[side]} ({player_ref(state['sides'][side])})"
 
 
 def _next_side(state: dict[str, Any], mover: str) -> str:

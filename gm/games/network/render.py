@@ -17,8 +17,9 @@ def _centre(square: str) -> tuple[float, float]:
     return index % 8 + 0.5, index // 8 + 0.5
 
 
-def draw_board(view: dict[str, Any], *, size: float = 6.0):
-    """A matplotlib Figure of the board in ``view`` (the game's state as one viewer sees it)."""
+def draw_board(view: dict[str, Any], *, size: float = 6.0, names: dict[str, str] | None = None):
+    """A matplotlib Figure of the board in ``view`` (the game's state as one viewer sees it);
+    ``names`` (side -> the player's name) put people in the caption as the reports name them."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
@@ -78,22 +79,26 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0):
             axes.text(x, y, str(n), ha="center", va="center", fontsize=9, fontweight="bold",
                       color=NETWORK, zorder=7)
 
-    figure.suptitle(_caption(view), y=0.975, fontsize=13)
+    figure.suptitle(_caption(view, names), y=0.975, fontsize=13)
     figure.text(0.5, 0.918, "Dark's goals: columns a and h    Light's goals: rows 1 and 8",
                 ha="center", fontsize=9, color="#555")
     return figure
 
 
-def _caption(view: dict[str, Any]) -> str:
+def _caption(view: dict[str, Any], names: dict[str, str] | None = None) -> str:
     winner, moves = view.get("winner"), len(view.get("history") or [])
     last = view.get("last_move")
     played = (f"after {last['side'].title()}'s {_written(last)}" if last
               else f"after {moves} moves" if moves else "start")
+
+    def who(side: str) -> str:
+        name = (names or {}).get(side)
+        return f"{side.title()} ({name})" if name else side.title()
     if winner == "draw":
         return f"Network: drawn ({view.get('end') or 'draw'}, {played})"
     if winner:
-        return f"Network: {winner.title()} wins ({played})"
-    return f"Network: {str(view['to_move']).title()} to move ({played})"
+        return f"Network: {who(winner)} wins ({played})"
+    return f"Network: {who(str(view['to_move']))} to move ({played})"
 
 
 def _written(last: dict[str, Any]) -> str:

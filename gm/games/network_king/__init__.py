@@ -11,16 +11,17 @@ from typing import Any
 from ...dice import Dice
 from ...errors import OrderError, UsageError
 from ...orders import OrderLine, collect, read_frame
-from ..base import Game, Option
+from ..base import Game, Option, Outcome, State, player_ref
 from . import bot, views
 from .board import settle
-from .cards import DeckListOption, ProfessionTable, read_deck_lines, read_deck_option, title_table
+from .cards import (DeckListOption, ProfessionTable, card_label, read_deck_lines, read_deck_option,
+                    title_table)
 from .orders import parse_draft
 from .play import play_turn
 from .play import check as check_turn
+from .board import opponent
 from .setup_state import apply_overrides
 
-State = dict[str, Any]
 HAND_SIZE = 5
 
 
@@ -78,6 +79,14 @@ class NetworkKing(Game):
             return f"over: {state['winner']} wins ({sizes})"
         return f"{state['to_move']} to hire ({sizes})"
 
+    def outcome(self, state: State) -> Outcome | None:
+        winner = state.get("winner")
+        if not winner:
+            return None
+        held = sum(1 for owner in state["studio_owner"].values() if owner == winner)
+        return {"winners": [winner], "ranking": [[winner], [opponent(state, winner)]],
+                "reason": f"controls {held} of 3 studios"}
+
     # ---- orders ----------------------------------------------------------------------------
     def parse(self, state: State, player: str, lines: list[OrderLine]):
         first = lines[0] if lines else None
@@ -93,7 +102,7 @@ class NetworkKing(Game):
         if self.phase(state) == "decks":
             return self._parse_deck(state, player, lines, refuse)
         if player != state["to_move"]:
-            refuse(f"it is {state['to_move']}'s turn, not {player}'s")
+            refuse("it is your opponent's turn, not yours: you will get an order form when it is yours")
         draft, errors = parse_draft(lines)
         if draft.hire is None:
             if not errors:
@@ -124,9 +133,9 @@ class NetworkKing(Game):
     def random_orders(self, state: State, player: str, rng: random.Random) -> str:
         return bot.random_turn(self, state, player, rng)
 
-    def order_form(self, state: State, player: str) -> str:
+    def order_form(self, view: State, player: str) -> str:
         from .forms import order_form
-        return order_form(state, player)
+        return order_form(view, player)
 
     # ---- resolution ------------------------------------------------------------------------
     def resolve(self, state: State, orders: dict[str, Any], dice: Dice):
@@ -140,9 +149,6 @@ class NetworkKing(Game):
     def view(self, state: State, viewer: str | None) -> State:
         return views.view(state, viewer)
 
-    def view_events(self, events, viewer):
-        return views.view_events(events, viewer)
-
     def check_map_file(self, path: str) -> list[str]:
         """Network King has no map; its data file under maps/ is the profession keyword table."""
         try:
@@ -151,9 +157,9 @@ class NetworkKing(Game):
             return [str(exc)]
         return []
 
-    def render(self, state: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
+    def render(self, view: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
         from .render import draw_board
-        return draw_board(views.view(state, viewer), players)
+        return draw_board(view, players)
 
     def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
         return apply_overrides(state, overrides)
@@ -174,8 +180,12 @@ def _start(state: State, dice: Dice, table: ProfessionTable) -> list[dict]:
         raise UsageError(str(exc)) from None
     state["to_move"] = state["starting_player"]
     settle(state)
-    return [{"text": f"{state['starting_player']} starts (drawn by die). Each player shuffled their "
-             f"deck and drew {HAND_SIZE} cards.", "kind": "start"}]
+    events = [{"text": f"{player_ref(state['starting_player'])} starts (drawn by die). Each player "
+               f"shuffled their deck and drew {HAND_SIZE} cards.", "kind": "start"}]
+    for p in state["players"]:  # what each drew is theirs alone
+        drawn = ", ".join(card_label(c) for c in state["hands"][p])
+        events.append({"text": f"{player_ref(p)} drew {drawn}.", "kind": "draw", "player": p, "to": [p]})
+    return events
 
 
 def _resolve_decks(state: State, orders: dict[str, Any], dice: Dice):
@@ -185,7 +195,8 @@ def _resolve_decks(state: State, orders: dict[str, Any], dice: Dice):
     for p in state["players"]:
         if state["decks"][p] is None and orders.get(p):
             state["decks"][p] = list(orders[p]["deck"])
-            events.append({"text": f"{p} sent a deck of {len(orders[p]['deck'])} cards.", "kind": "deck"})
+            events.append({"text": f"{player_ref(p)} sent a deck of {len(orders[p]['deck'])} cards.",
+                           "kind": "deck", "player": p})
     if all(state["decks"][p] is not None for p in state["players"]):
         events += _start(state, dice, ProfessionTable.load(state.get("professions_file")))
     return state, events

@@ -1,14 +1,12 @@
 """The board: studios, their hires, whose turn it is, and who controls what."""
 from __future__ import annotations
 
-from typing import Any
 
 from ...names import fold
+from ..base import State, player_ref
 from .cards import vowels
 
 MAX_STUDIOS = 3
-
-State = dict[str, Any]
 
 
 def opponent(state: State, player: str) -> str:
@@ -84,7 +82,7 @@ def advance(state: State, mover: str) -> list[dict]:
             continue
         if state["skip_next"].get(candidate):
             state["skip_next"][candidate] = False
-            events.append({"text": f"{candidate} passes this turn (Sound).", "kind": "pass",
+            events.append({"text": f"{player_ref(candidate)} passes this turn (Sound).", "kind": "pass",
                            "player": candidate})
             candidate = opponent(state, candidate)
             continue

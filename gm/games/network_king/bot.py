@@ -6,14 +6,12 @@ could have written.
 from __future__ import annotations
 
 import random
-from typing import Any
-
 from ...names import fold
 from ...orders import read_frame
+from ..base import State
 from .board import MAX_STUDIOS, opponent
 from .cards import NO_PROFESSION, card_name, card_professions
 
-State = dict[str, Any]
 # what each profession's effect is written as, given the hire and a random choice of targets
 _VERB = {"Business": "draw", "Design/Writing": "relocate", "Programming/QA": "layoff",
          "Art": "rehire", "Sound": "pass", "No Name": "layoff all"}
@@ -74,7 +72,7 @@ def random_text(state: State, player: str, rng: random.Random) -> str:
         return text
     use = profession
     if profession == NO_PROFESSION:
-        present = sorted({h["profession"] for _, h in cards if not h["laid_off"]} - {NO_PROFESSION})
+        present = sorted({h["profession"] for _, h in cards} - {NO_PROFESSION})
         if not present:
             return text
         use = rng.choice(present)

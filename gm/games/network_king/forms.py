@@ -1,9 +1,8 @@
-"""The blank order form sent with a player's report: their hand, numbered, and the order syntax."""
+"""The blank order form sent with a player's report: their hand, numbered, and the order syntax.
+Built from the player's view (``views.view``), never from the raw state."""
 from __future__ import annotations
 
-from typing import Any
-
-from .cards import card_name, card_professions, card_title
+from ..base import State
 
 EFFECT_HELP = (
     "#   Business:        effect: draw \"NAME FROM YOUR DECK\", bottom \"NAME FROM YOUR HAND\"",
@@ -16,22 +15,22 @@ EFFECT_HELP = (
 )
 
 
-def order_form(state: dict[str, Any], player: str) -> str:
-    if player not in state["players"] or state.get("winner"):
+def order_form(view: State, player: str) -> str:
+    if player not in view["players"] or view.get("winner"):
         return ""
-    if state["starting_player"] is None:
-        if state["decks"].get(player) is not None:
+    if view["starting_player"] is None:
+        if view["deck_sizes"].get(player) is not None:
             return "# Your deck list is in; the game starts when your opponent's is.\n"
         return ("# Your deck list: one card a line, 'Name | Job Title', at least 10 cards.\n"
                 "# An empty name is a No Name card, an empty title No Profession.\n")
-    if state["to_move"] != player:
-        return f"# It is {state['to_move']}'s turn; you will get a form when it is yours.\n"
+    if view["to_move"] != player:
+        return "# It is your opponent's turn; you will get a form when it is yours.\n"
     lines = ["# Your turn: one hire, then either a layoff or an effect (or neither).",
              "# Your hand (name a card by its number or its name):"]
-    for number, card in enumerate(state["hands"][player], start=1):
-        fits = " or ".join(card_professions(card, state["title_professions"]))
-        lines.append(f"#   {number}. {card_name(card)} ({card_title(card)}): {fits}")
-    studios = [s["name"] for s in state["studios"]]
+    for card in view.get("hand", []):
+        fits = " or ".join(card["professions"])
+        lines.append(f"#   {card['number']}. {card['card']} ({card['title']}): {fits}")
+    studios = [s["name"] for s in view["studios"]]
     lines.append("# Studios: " + (", ".join(studios) if studios else "none yet")
                  + ("" if len(studios) >= 3 else " (hiring to a new name opens a studio)"))
     lines += ["#", "# hire CARD to STUDIO [as PROFESSION]",
@@ -39,3 +38,4 @@ def order_form(state: dict[str, Any], player: str) -> str:
               "# ; or the hire's effect:", *EFFECT_HELP, "",
               "hire "]
     return "\n".join(lines) + "\n"
+

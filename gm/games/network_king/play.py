@@ -11,12 +11,12 @@ from typing import Any
 
 from ...errors import AmbiguousOrderError, OrderError
 from ...names import fold, suggestion
+from ..base import State, player_ref
 from .board import MAX_STUDIOS, advance, board_cards, find_studio, hire_entry, new_studio, opponent
 from .cards import (NO_NAME, NO_PROFESSION, PROFESSIONS, card_label, card_name, card_professions,
                     profession_named)
 from .orders import BoardRef, Draft, Effect, Layoff, Word
 
-State = dict[str, Any]
 ALL = PROFESSIONS + (NO_NAME, NO_PROFESSION)
 # effects that lay off the card that uses them
 SELF_LAYOFF = ("Programming/QA", "Sound", "No Name")
@@ -190,12 +190,13 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
         if named != use:
             raise effect.at.error(f"'{effect.verb}' is the {use} effect, not {named}'s")
     if hire["profession"] == NO_PROFESSION:
+        # "any profession in this studio": a laid-off hire is still in it (Art rehires it there)
         present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
-                   if not h["laid_off"] and (studio["name"], sd, i) != this}
+                   if (studio["name"], sd, i) != this}
         present.discard(NO_PROFESSION)  # mimicking a mimic would have no effect of its own
         if use not in present:
             raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
-                                  f"there is no active {use} hire there"
+                                  f"there is no {use} hire there"
                                   + (f" (present: {', '.join(sorted(present))})" if present else ""))
     elif use != hire["profession"]:
         raise effect.at.error(f"'{effect.verb}' is the {use} effect, but {card_name(hire['card'])} "
@@ -265,7 +266,8 @@ def play_turn(state: State, player: str, orders: dict) -> tuple[State, list[dict
     """Apply checked orders to a copy of ``state``: the new state and the turn's events."""
     state = copy.deepcopy(state)
     hire = orders["hire"]
-    events = [{"text": f"{player} hired {card_label(hire['card'])} to {hire['studio']} as {hire['profession']}.",
+    who = player_ref(player)
+    events = [{"text": f"{who} hired {card_label(hire['card'])} to {hire['studio']} as {hire['profession']}.",
                "kind": "hire", "player": player, "card": card_name(hire["card"]),
                "studio": hire["studio"], "profession": hire["profession"]}]
     studio = _hire(state, player, hire)
@@ -273,8 +275,8 @@ def play_turn(state: State, player: str, orders: dict) -> tuple[State, list[dict
     if "layoff" in orders:
         target = _at(state, orders["layoff"])
         target["laid_off"] = True
-        events.append({"text": f"{player} laid off {target['card']} ({orders['layoff']['side']}) in "
-                       f"{studio['name']}: same profession.", "kind": "layoff", "player": player})
+        events.append({"text": f"{who} laid off {target['card']} ({player_ref(orders['layoff']['side'])}) "
+                       f"in {studio['name']}: same profession.", "kind": "layoff", "player": player})
     effect = orders.get("effect")
     if effect:
         events += _use(state, player, studio, this, effect)
@@ -285,7 +287,7 @@ def play_turn(state: State, player: str, orders: dict) -> tuple[State, list[dict
 
 
 def _use(state: State, player: str, studio: dict, this: dict, effect: dict) -> list[dict]:
-    use = effect["use"]
+    use, who = effect["use"], player_ref(player)
     how = use if this["profession"] == use else f"{use} (mimicked by No Profession)"
     if use in SELF_LAYOFF:
         this["laid_off"] = True
@@ -294,11 +296,13 @@ def _use(state: State, player: str, studio: dict, this: dict, effect: dict) -> l
         state["hands"][player].append(effect["draw"])
         state["hands"][player].remove(effect["bottom"])
         state["decks"][player].append(effect["bottom"])
-        return [{"text": f"{player} used {how}: drew a card of their choice from their deck and put "
-                 "a card from their hand on the bottom.", "kind": "effect", "player": player},
-                {"text": f"{player} drew {card_name(effect['draw'])} from their deck and put "
+        # the player learns what they drew; the others only that a card was drawn
+        return [{"text": f"{who} used {how}: drew {card_name(effect['draw'])} from their deck and put "
                  f"{card_name(effect['bottom'])} on the bottom.", "kind": "effect", "player": player,
-                 "only": player}]
+                 "to": [player]},
+                {"text": f"{who} used {how}: drew a card of their choice from their deck and put "
+                 "a card from their hand on the bottom.", "kind": "effect", "player": player,
+                 "to": [opponent(state, player), "public"]}]
     if use == "Design/Writing":
         ref = effect["relocate"]
         source = find_studio(state, ref["studio"])
@@ -306,30 +310,34 @@ def _use(state: State, player: str, studio: dict, this: dict, effect: dict) -> l
         source["hires"][ref["side"]].pop(ref["index"])
         target = find_studio(state, effect["to"]) or new_studio(state, effect["to"])
         target["hires"][ref["side"]].append(moving)
-        return [{"text": f"{player} used {how}: relocated {moving['card']} ({ref['side']}) from "
+        return [{"text": f"{who} used {how}: relocated {moving['card']} ({player_ref(ref['side'])}) from "
                  f"{source['name']} to {target['name']}.", "kind": "effect", "player": player}]
     if use == "Programming/QA":
         names = []
         for ref in effect["layoff"]:
             _at(state, ref)["laid_off"] = True
-            names.append(f"{ref['card']} ({ref['side']})")
-        return [{"text": f"{player} used {how}: laid off {this['card']} to lay off "
+            names.append(f"{ref['card']} ({player_ref(ref['side'])})")
+        return [{"text": f"{who} used {how}: laid off {this['card']} to lay off "
                  f"{' and '.join(names)} in {studio['name']}.", "kind": "effect", "player": player}]
     if use == "Art":
         _at(state, effect["rehire"])["laid_off"] = False
-        return [{"text": f"{player} used {how}: rehired {effect['rehire']['card']} "
-                 f"({effect['rehire']['side']}) in {studio['name']}.", "kind": "effect", "player": player}]
+        return [{"text": f"{who} used {how}: rehired {effect['rehire']['card']} "
+                 f"({player_ref(effect['rehire']['side'])}) in {studio['name']}.", "kind": "effect", "player": player}]
     if use == "Sound":
         state["skip_next"][player] = True
-        return [{"text": f"{player} used {how}: laid off {this['card']}; {player} passes their next "
+        return [{"text": f"{who} used {how}: laid off {this['card']}; {who} passes their next "
                  "turn.", "kind": "effect", "player": player}]
     if use == "No Name":
         for hires in studio["hires"].values():
             for h in hires:
                 h["laid_off"] = True
-        return [{"text": f"{player} used {how}: every hire in {studio['name']} is laid off.",
+        return [{"text": f"{who} used {how}: every hire in {studio['name']} is laid off.",
                  "kind": "effect", "player": player}]
     raise ValueError(f"unknown effect {use}")
+
+
+def _vowels(n: int) -> str:
+    return "1 vowel" if n == 1 else f"{n} vowels"
 
 
 def final_events(state: State) -> list[dict]:
@@ -340,13 +348,15 @@ def final_events(state: State) -> list[dict]:
         owner = state["studio_owner"][studio["name"]]
         va, vb = side_vowels(studio, a), side_vowels(studio, b)
         tie = " (a tie goes to the starting player)" if va == vb else ""
-        events.append({"text": f"{studio['name']}: {a} {va} vowels, {b} {vb}: {owner} controls it{tie}.",
+        events.append({"text": f"{studio['name']}: {player_ref(a)} {_vowels(va)}, {player_ref(b)} {vb}: "
+                               f"{player_ref(owner)} controls it{tie}.",
                        "kind": "score"})
     unopened = [n for n in state["studio_owner"] if not find_studio(state, n)]
     if unopened:
-        events.append({"text": f"{len(unopened)} studio(s) never opened: empty, they go to the "
-                       f"starting player {state['starting_player']}.", "kind": "score"})
+        some = "1 studio was" if len(unopened) == 1 else f"{len(unopened)} studios were"
+        events.append({"text": f"{some} never opened: empty, {'it goes' if len(unopened) == 1 else 'they go'} "
+                       f"to the starting player, {player_ref(state['starting_player'])}.", "kind": "score"})
     count = sum(1 for o in state["studio_owner"].values() if o == state["winner"])
-    events.append({"text": f"{state['winner']} controls {count} of 3 studios and wins.", "kind": "end",
+    events.append({"text": f"{player_ref(state['winner'])} controls {count} of 3 studios and wins.", "kind": "end",
                    "winner": state["winner"]})
     return events

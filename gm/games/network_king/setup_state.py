@@ -6,11 +6,11 @@ from typing import Any
 
 from ...errors import UsageError
 from ...names import fold
+from ..base import State
 from .board import MAX_STUDIOS, settle
 from .cards import (ALL_PROFESSIONS, ProfessionTable, card_professions, make_card, read_card_line,
                     title_table)
 
-State = dict[str, Any]
 SETTABLE = ("hands", "decks", "studios", "to_move", "skip_next", "starting_player")
 
 

@@ -14,14 +14,15 @@ from gm.dice import Dice
 from gm.hexmap.model import HexMap
 from gm.names import fold
 
+from ..base import player_ref
+
 from .company import Builder, track_links
 from .links import link_key
+from .money import BANK, overdraft_interest, pay_all
 from .payments import round_payments
 from .rounds import Cursor
 from .state import ROUNDS, roll_build_dice
 from .ties import tie_order
-
-BANK = "bank"
 
 
 def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], dice: Dice
@@ -35,21 +36,8 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
     events: list[dict[str, Any]] = [{
         "kind": "dice", "turn": turn, "dice": dice_now,
         "text": f"Build turn {turn} of {s['build_turns']}: the dice are {', '.join(map(str, dice_now))}."}]
-    payments: list[dict[str, Any]] = []
-
-    for p in seat:  # interest on overdrafts, before anything is built
-        if s["cash"][p] < 0:
-            owed = -s["cash"][p]
-            interest = -(-owed * s["options"]["interest_percent"] // 100)
-            if interest:
-                pay = {"from": p, "to": BANK, "amount": interest, "round": 0, "hex": None,
-                       "reason": f"interest: {s['options']['interest_percent']}% of the overdraft of {owed}, "
-                                 f"rounded up"}
-                payments.append(pay)
-                s["cash"][p] -= interest
-                events.append({"kind": "interest", "player": p, "amount": interest, "before": -owed,
-                               "after": s["cash"][p], "text": f"{_name(s, p)} pays {interest} interest on an "
-                                                              f"overdraft of {owed}: cash now {s['cash'][p]}."})
+    payments, interest_events = overdraft_interest(s)  # before anything is built
+    events += interest_events
     s["nmr"] = [p for p in seat if orders.get(p) is None or orders[p].get("nmr")]
     for p in s["nmr"]:
         if orders.get(p) is not None:
@@ -86,9 +74,7 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
             if p in cursors:
                 events.append(_build_event(s, hexmap, p, round_no, die, cursors[p], paid))
         paid += _arrivals(s, hexmap, seat, steps, dice, round_no, events)
-        for pay in paid:
-            _move_cash(s, pay)
-            events.append({"kind": "payment", **pay, "text": _payment_text(s, pay)})
+        events += pay_all(s, paid)
         payments += paid
         events += _foreign_connections(s, hexmap, steps, links_before, round_no)
 
@@ -112,20 +98,6 @@ def _name(state: dict[str, Any], player: str) -> str:
     return state["companies"][player]["name"]
 
 
-def _move_cash(state: dict[str, Any], pay: dict[str, Any]) -> None:
-    if pay["from"] != BANK:
-        state["cash"][pay["from"]] -= pay["amount"]
-    if pay["to"] != BANK:
-        state["cash"][pay["to"]] += pay["amount"]
-
-
-def _payment_text(state: dict[str, Any], pay: dict[str, Any]) -> str:
-    payer = "The bank" if pay["from"] == BANK else _name(state, pay["from"])
-    payee = "the bank" if pay["to"] == BANK else _name(state, pay["to"])
-    when = f" (round {pay['round']})" if pay.get("round") else ""
-    return f"{payer} pays {payee} {pay['amount']}: {pay['reason']}{when}."
-
-
 def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict[str, Any]]:
     events = []
     for p in state["players"]:
@@ -141,7 +113,7 @@ def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict
                 company["name"] = name
             else:
                 events.append({"kind": "company", "player": p, "text": f"{company['name']} keeps its name: "
-                               f"{name} is already {clash}'s company."})
+                               f"{name} is already the name of {player_ref(clash)}'s company."})
         colour = change.get("colour")
         if colour and colour != company["colour"]:
             holder = next((q for q, c in state["companies"].items() if q != p and c["colour"] == colour), None)

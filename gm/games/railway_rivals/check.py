@@ -38,7 +38,7 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
     if company and company.get("name"):
         clash = [p for p, c in state["companies"].items() if p != player and fold(c["name"]) == fold(company["name"])]
         if clash:
-            err(f"{names[clash[0]]} is already the name of {clash[0]}'s company", company["line"], company["col"])
+            err(f"{names[clash[0]]} is already the name of a rival's company", company["line"], company["col"])
 
     rivals = {p: track_links(state, p) for p in state["players"] if p != player}
     builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)

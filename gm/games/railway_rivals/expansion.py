@@ -19,7 +19,8 @@ from gm.orders import OrderLine
 from .build import _arrivals, _build_event, _run_round
 from .company import Builder, track_links
 from .links import link_key
-from .operate import BANK, _cash_event, _move, _name, expansion_budget
+from .money import BANK, pay_all
+from .operate import _cash_event, expansion_budget
 from .orders import _Round
 from .payments import round_payments
 from .rounds import Cursor
@@ -105,10 +106,7 @@ def resolve_expansion(state: dict[str, Any], hexmap: HexMap, orders: dict[str, A
         event["text"] = event["text"].replace(f"round 1 (die {budget})", f"expansion (budget {budget})", 1)
         events.append(event)
     paid += _arrivals(s, hexmap, seat, steps, dice, 1, events)
-    for pay in paid:
-        _move(s, pay)
-        events.append({"kind": "payment", **pay, "text": f"{_payer(s, pay)} pays {_payee(s, pay)} {pay['amount']}: "
-                                                         f"{pay['reason']}."})
+    events += pay_all(s, paid)
     s["ferries"] = {f.id: ferry_owner[f.id] for f in hexmap.ferries if f.id in ferry_owner}
     s["built"] = {p: [[x["from"], x["to"]] for x in steps.get(p, []) if x["kind"] == "build"] for p in seat}
     s["payments"] = paid
@@ -117,14 +115,6 @@ def resolve_expansion(state: dict[str, Any], hexmap: HexMap, orders: dict[str, A
     _check_unique(s)
     events.append(_cash_event(s, paid))
     return s, events
-
-
-def _payer(state, pay) -> str:
-    return "The bank" if pay["from"] == BANK else _name(state, pay["from"])
-
-
-def _payee(state, pay) -> str:
-    return "the bank" if pay["to"] == BANK else _name(state, pay["to"])
 
 
 def _check_unique(state: dict[str, Any]) -> None:

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from gm.errors import IllegalOrderError, OrderErrors, UsageError
 from gm.hexmap.mapfile import load_map, shipped_maps
 from gm.orders import OrderLine, collect
 
-from ..base import Game
+from ..base import Game, Outcome, State
 from .bot import bot_orders_text
 from .build import resolve_turn
 from .check import check_orders
@@ -20,7 +19,7 @@ from .expansion import read_expansion, resolve_expansion
 from .operate import expansion_budget, resolve_race_round, start_operating, upcoming
 from .operate_form import operating_form
 from .race_bot import expansion_orders_text, race_orders_text
-from .state import OPTIONS, apply_setup, game_map, new_state, read_game_options
+from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
 
 
 GAME_OVER = "the game is over: no orders are taken"
@@ -43,7 +42,7 @@ class RailwayRivals(Game):
         maps = self.maps()
         return "tutorial" if "tutorial" in maps else (maps[0] if maps else None)
 
-    def setup(self, map_name, players, options, dice) -> dict[str, Any]:
+    def setup(self, map_name, players, options, dice) -> State:
         self.check_players(players)
         map_name = map_name or self.default_map()
         if map_name is None:
@@ -54,7 +53,7 @@ class RailwayRivals(Game):
         hexmap = load_map(map_name)
         return new_state(map_name, hexmap, list(players), read_game_options(dict(options), hexmap), dice)
 
-    def apply_setup(self, state, overrides) -> dict[str, Any]:
+    def apply_setup(self, state, overrides) -> State:
         return apply_setup(state, overrides)
 
     # ---- turns -------------------------------------------------------------------------------
@@ -70,10 +69,23 @@ class RailwayRivals(Game):
             return f"race round {state['race_round']}"
         return "over"
 
+    def outcome(self, state) -> Outcome | None:
+        """Most cash wins; ties go to races won, then races entered; still equal, they share the place."""
+        if state["stage"] != "over":
+            return None
+        places: dict[int, list[str]] = {}
+        for row in state["ranking"]:
+            places.setdefault(row["place"], []).append(row["player"])
+        ranking = [places[place] for place in sorted(places)]
+        first = state["ranking"][0]
+        reason = (f"most cash after the last race round ({first['cash']}), ties decided by races won, "
+                  f"then races entered")
+        return {"winners": list(ranking[0]), "ranking": ranking, "reason": reason}
+
     def summary(self, state) -> str:
         if state["stage"] == "over":
-            return "the game is over: " + ", ".join(f"{x['place']}. {x['player']} {x['cash']}"
-                                                    for x in state["ranking"])
+            return "the game is over: " + ", ".join(
+                f"{x['place']}. {state['companies'][x['player']]['name']} {x['cash']}" for x in state["ranking"])
         if state["stage"] == "operate":
             if state["operate_phase"] == "expansion":
                 return f"expansion after race round {state['race_round']}: up to {expansion_budget(state)} pips"
@@ -82,7 +94,7 @@ class RailwayRivals(Game):
         return (f"build turn {state['build_turn']} of {state['build_turns']}, dice "
                 f"{', '.join(map(str, state['build_dice']))}")
 
-    def parse(self, state, player: str, lines: list[OrderLine]) -> dict[str, Any]:
+    def parse(self, state, player: str, lines: list[OrderLine]) -> dict:
         file = lines[0].file if lines else ""
         if state["stage"] == "operate":
             return self._parse_operating(state, player, lines, file)
@@ -96,7 +108,7 @@ class RailwayRivals(Game):
         orders["notes"] = notes
         return orders
 
-    def _parse_operating(self, state, player: str, lines: list[OrderLine], file: str) -> dict[str, Any]:
+    def _parse_operating(self, state, player: str, lines: list[OrderLine], file: str) -> dict:
         hexmap = game_map(state)
         if state["operate_phase"] == "expansion":
             orders, errors = read_expansion(state, hexmap, player, lines, file)
@@ -105,7 +117,7 @@ class RailwayRivals(Game):
         collect(errors)
         return orders
 
-    def check_notes(self, orders: dict[str, Any]) -> list[str]:
+    def check_notes(self, orders: dict) -> list[str]:
         """What `gm check` may print for clean orders: pips per round and the cash they cost."""
         return list((orders or {}).get("notes", []))
 
@@ -129,11 +141,11 @@ class RailwayRivals(Game):
         return new, events
 
     def default_orders(self, state, player):
-        """A missing company's orders under the game's own option: nothing, or (nmr=bot) the bot's."""
-        return self.bot_orders(state, player) if state["options"].get("nmr") == "bot" else None
+        """A missing company does nothing: it builds nothing, enters no race (and is listed in ``nmr``)."""
+        return None
 
     def bot_orders(self, state, player):
-        """The bot's orders for a missing company (option nmr=bot, or the campaign's nmr_policy: bot)."""
+        """The bot's orders for a missing company (the campaign's ``nmr_policy: bot``)."""
         if state["stage"] not in ("build", "operate"):
             return None
         turn = len(state.get("cash_history") or [])
@@ -151,35 +163,36 @@ class RailwayRivals(Game):
             raise UsageError(GAME_OVER)
         return bot_orders_text(state, game_map(state), player, rng)
 
-    def _parse_text(self, state, player: str, text: str) -> dict[str, Any]:
+    def _parse_text(self, state, player: str, text: str) -> dict:
         from gm.orders import read_frame
         return self.parse(state, player, read_frame(text, f"<default {player}>").lines)
 
-    def order_form(self, state, player: str) -> str:
-        if state["stage"] == "operate" and player in state["players"]:
-            return operating_form(state, game_map(state), player)
-        return order_form(state, game_map(state), player)
+    def order_form(self, view, player: str) -> str:
+        if view["stage"] == "operate" and player in view["players"]:
+            return operating_form(view, game_map(view), player)
+        return order_form(view, game_map(view), player)
 
     # ---- what players see --------------------------------------------------------------------
-    def view(self, state, viewer):
-        return copy.deepcopy(state)  # Railway Rivals hides nothing
+    def view(self, state, viewer) -> State:
+        """Railway Rivals is open information: every viewer sees the same keys, listed in VIEW_KEYS."""
+        return {key: copy.deepcopy(state[key]) for key in VIEW_KEYS if key in state}
 
-    def cash_chart(self, state, viewer=None):
+    def cash_chart(self, view, viewer=None, *, players=None):
         """The cash-over-time chart (a Figure, or None before the first turn): for the final report."""
         from .chart import cash_chart  # matplotlib only when drawing
-        return cash_chart(self.view(state, viewer))
+        return cash_chart(view)
 
-    def extra_images(self, state, viewer):
+    def extra_images(self, view, viewer, *, players=None):
         """The cash-over-time chart, once the game is over (the final report shows it)."""
-        if state.get("stage") != "over":
+        if view.get("stage") != "over":
             return {}
-        chart = self.cash_chart(state, viewer)
+        chart = self.cash_chart(view, viewer, players=players)
         return {"cash-chart": chart} if chart is not None else {}
 
     def route_advice(self, state, player, origin, destination):
         from .advice import advice_text
         return advice_text(state, game_map(state), player, origin, destination)
 
-    def render(self, state, viewer, *, events=None):
+    def render(self, view, viewer, *, events=None, players=None):
         from .render import draw  # matplotlib only when drawing
-        return draw(self.view(state, viewer), game_map(state), events)
+        return draw(view, game_map(view), events, players=players)

@@ -12,7 +12,8 @@ from gm.dice import Dice
 from gm.hexmap.model import HexMap
 
 from .accept import accept_entries
-from .entries import BANK, open_races, runnable
+from .entries import open_races, runnable
+from .money import BANK, move_cash, overdraft_interest, payment_event
 from .network import place_of, race_title, railway
 from .races import prizes, run_race
 from .schedule import draw_schedule
@@ -47,28 +48,14 @@ def start_operating(state: dict[str, Any], hexmap: HexMap, dice: Dice) -> list[d
     return events
 
 
-def _interest(state: dict[str, Any], events: list, payments: list) -> None:
-    percent = state["options"]["interest_percent"]
-    for p in state["players"]:
-        owed = -state["cash"][p]
-        interest = -(-owed * percent // 100) if owed > 0 else 0
-        if interest:
-            state["cash"][p] -= interest
-            payments.append({"from": p, "to": BANK, "amount": interest, "round": 0, "hex": None,
-                             "reason": f"interest: {percent}% of the overdraft of {owed}, rounded up"})
-            events.append({"kind": "interest", "player": p, "amount": interest,
-                           "text": f"{_name(state, p)} pays {interest} interest on an overdraft of {owed}: "
-                                   f"cash now {state['cash'][p]}."})
-
-
 def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], dice: Dice
                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     s = copy.deepcopy(state)
     seat, r = s["players"], s["race_round"]
     events: list[dict[str, Any]] = [{"kind": "race_round", "round": r,
                                      "text": f"Race round {r} of {s['options']['race_rounds']}."}]
-    payments: list[dict[str, Any]] = []
-    _interest(s, events, payments)
+    payments, interest_events = overdraft_interest(s)
+    events += interest_events
     s["nmr"] = [p for p in seat if orders.get(p) is None or orders[p].get("nmr")]
     net = railway(s, hexmap)
     races = open_races(s)
@@ -108,7 +95,7 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
                                      f"{' (tie)' if sum(x['place'] == f['place'] for x in finishers) > 1 else ''} "
                                      f"in race {race['id']}" + (" (special run: double)" if race["special"] else "")
                                      + (" (share of the joint run)" if len(members) > 1 else "")}
-                    _move(s, pay)
+                    move_cash(s, pay)
                     payments.append(pay)
         results[key] = {**race, "finishers": finishers}
         events.append(_race_event(s, hexmap, race, finishers))
@@ -121,10 +108,7 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
             + (". It is cancelled: this was the last round." if last else "; it is carried over to the next round."))})
     s["carried_over"] = [] if last else carried
     s["payments"] = payments
-    for pay in payments:
-        payer = "The bank" if pay["from"] == BANK else _name(s, pay["from"])
-        payee = "the bank" if pay["to"] == BANK else _name(s, pay["to"])
-        events.append({"kind": "payment", **pay, "text": f"{payer} pays {payee} {pay['amount']}: {pay['reason']}."})
+    events += [payment_event(s, pay) for pay in payments]  # cash already moved as each was made
     if last:
         events += finish(s)
     elif expansion_budget(s) > 0:
@@ -137,13 +121,6 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
 
 def _upper(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _move(state: dict[str, Any], pay: dict[str, Any]) -> None:
-    if pay["from"] != BANK:
-        state["cash"][pay["from"]] -= pay["amount"]
-    if pay["to"] != BANK:
-        state["cash"][pay["to"]] += pay["amount"]
 
 
 def _race_event(state, hexmap, race, finishers) -> dict[str, Any]:

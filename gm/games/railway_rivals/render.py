@@ -8,7 +8,8 @@ from gm.hexmap.model import HexMap
 from .palette import COLOURS, FOREIGN_COLOUR
 
 
-def draw(view: dict[str, Any], hexmap: HexMap, events: list[dict[str, Any]] | None = None):
+def draw(view: dict[str, Any], hexmap: HexMap, events: list[dict[str, Any]] | None = None, *,
+         players: list[dict[str, Any]] | None = None):
     from gm.hexmap.render import draw_map  # matplotlib is imported only when a map is drawn
 
     companies = view["companies"]

@@ -22,31 +22,36 @@ ROUNDS = 3
 OPTIONS: dict[str, Option] = {
     "leapfrog": Option(None, "leaps up to leap_length hexes along a rival's track (default: the map's "
                              "rules, else off)", kind=bool),
-    "leap_length": Option(3, "how many hexes of a rival's track one leap may cover", kind=int),
-    "leaps_per_rival": Option(2, "leaps each company may make over each rival's track", kind=int),
+    "leap_length": Option(3, "how many hexes of a rival's track one leap may cover", kind=int, low=1, high=20),
+    "leaps_per_rival": Option(2, "leaps each company may make over each rival's track", kind=int, low=1, high=99),
     "arrival_ties": Option("share", "two companies reaching a new town on the same pip: share (each gets "
                                     "the full bonus) or roll (a die decides who is first)",
                            choices=("share", "roll"), kind=str),
-    "starting_cash": Option(20, "cash (thousands) each company starts with", kind=int),
-    "town_bonus": Option(6, "cash for the first company to enter a numbered town", kind=int),
+    "starting_cash": Option(20, "cash (thousands) each company starts with", kind=int, low=0, high=10_000),
+    "town_bonus": Option(6, "cash for the first company to enter a numbered town", kind=int, low=0, high=1_000),
     "interest_percent": Option(20, "interest taken from an overdraft at the start of each turn "
-                                   "(rounded up)", kind=int),
-    "build_turns": Option(6, "build turns before the operating stage", kind=int),
-    "race_rounds": Option(6, "rounds of races in the operating stage", kind=int),
-    "max_entries": Option(4, "races a company may enter in one round", kind=int),
-    "fee_cap": Option(10, "most a company may pay one rival in fees for one race", kind=int),
-    "winner_prize": Option(20, "cash for winning a race (special runs pay double)", kind=int),
-    "runner_up_prize": Option(10, "cash for the runner-up (tied runners-up share it, rounded up)", kind=int),
-    "tie_prize": Option(15, "cash for each company tied for first", kind=int),
+                                   "(rounded up)", kind=int, low=0, high=100),
+    "build_turns": Option(6, "build turns before the operating stage", kind=int, low=1, high=50),
+    "race_rounds": Option(6, "rounds of races in the operating stage", kind=int, low=1, high=50),
+    "max_entries": Option(4, "races a company may enter in one round", kind=int, low=1, high=50),
+    "fee_cap": Option(10, "most a company may pay one rival in fees for one race", kind=int, low=0, high=1_000),
+    "winner_prize": Option(20, "cash for winning a race (special runs pay double)", kind=int, low=0, high=1_000),
+    "runner_up_prize": Option(10, "cash for the runner-up (tied runners-up share it, rounded up)", kind=int,
+                              low=0, high=1_000),
+    "tie_prize": Option(15, "cash for each company tied for first", kind=int, low=0, high=1_000),
     "expansion_budget": Option(10, "pips a company may buy (1 cash each) after the first round of races",
-                               kind=int),
-    "expansion_step": Option(2, "how much the expansion budget falls after each further round", kind=int),
-    "nmr": Option("nothing", "a company without orders: nothing (builds nothing) or bot (a default "
-                             "build towards the nearest unreached town)", choices=("nothing", "bot"), kind=str),
+                               kind=int, low=0, high=1_000),
+    "expansion_step": Option(2, "how much the expansion budget falls after each further round", kind=int,
+                             low=0, high=1_000),
 }
 SETUP_KEYS = ("cash", "track", "towns_reached", "build_dice", "build_turn", "ferries", "leaps", "companies",
               "foreign_track", "stage", "schedule", "race_round", "operate_phase", "carried_over", "races_won",
               "races_entered")
+# what every viewer sees (the game hides nothing): the state's keys, named one by one
+VIEW_KEYS = ("map", "map_name", "options", "players", "companies", "stage", "build_turn", "build_turns",
+             "build_dice", "cash", "track", "built", "towns_reached", "payments", "ferries", "leaps",
+             "foreign_track", "nmr", "cash_history", "operate_phase", "race_round", "schedule", "schedule_rules",
+             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner")
 
 
 def game_map(state: dict[str, Any]) -> HexMap:
@@ -54,21 +59,18 @@ def game_map(state: dict[str, Any]) -> HexMap:
 
 
 def read_game_options(options: dict[str, Any], hexmap: HexMap) -> dict[str, Any]:
-    """Every option: the campaign's where it set one, else the map's `rules:`, else the default."""
+    """Every option: the campaign's where it set one, else the map's `rules:`, else the default.
+    Each value is read by its Option (kind, choices, range), so a map's rules are checked as
+    strictly as the campaign's options; an option the game no longer has (an old `nmr`) is dropped."""
     chosen = {}
     for key, option in OPTIONS.items():
         value = options.get(key, option.default)
         if value == option.default and key in hexmap.rules:
-            value = option.read(key, hexmap.rules[key])
-        chosen[key] = option.read(key, value) if isinstance(value, str) else value
+            value = hexmap.rules[key]
+        chosen[key] = option.read(key, value)
+        if option.kind is int and (isinstance(chosen[key], bool) or not isinstance(chosen[key], int)):
+            raise UsageError(f"option {key} takes a whole number, not {chosen[key]!r}")
     chosen["leapfrog"] = bool(chosen["leapfrog"])
-    for key in ("leap_length", "leaps_per_rival", "build_turns", "race_rounds", "max_entries"):
-        if not isinstance(chosen[key], int) or chosen[key] < 1:
-            raise UsageError(f"option {key} must be a whole number of at least 1, not {chosen[key]!r}")
-    for key in ("starting_cash", "town_bonus", "interest_percent", "fee_cap", "winner_prize", "runner_up_prize",
-                "tie_prize", "expansion_budget", "expansion_step"):
-        if not isinstance(chosen[key], int) or chosen[key] < 0:
-            raise UsageError(f"option {key} must be a whole number of at least 0, not {chosen[key]!r}")
     return chosen
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from ...dice import Dice
 from ...errors import UsageError
 from ...orders import OrderLine
-from ..base import Event, Game, Orders, State
-from . import bot, maps, position, views
+from ..base import Event, Game, Orders, State, player_ref
+from . import bot, maps, position, scoring, views
 from .orders import parse_orders
 from .turn import OFFICIALS, resolve_turn
 
@@ -50,9 +50,22 @@ class ThurnUndTaxis(Game):
     def finished(self, state: State) -> bool:
         return bool(state.get("finished"))
 
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        won = views.winners(state)
+        if won is None:
+            return None
+        scores = state["scores"]
+        best = ", ".join(f"{player_ref(p)} {scores[p]}" for p in sorted(state["players"], key=lambda p: -scores[p]))
+        tied = [p for p in state["players"] if scores[p] == scores[won[0]]]
+        how = ("a shared win on equal scores" if len(won) > 1 else
+               "the tie broken in favour of the end tile's holder and the players after them" if len(tied) > 1
+               else "the highest score")
+        return {"winners": won, "ranking": scoring.ranking(state, won), "reason": f"{how} ({best})"}
+
     def summary(self, state: State) -> str:
         if state.get("finished"):
-            return f"game over: {state['winner'] or 'a shared win'} wins"
+            won = views.winners(state) or []
+            return f"game over: {' and '.join(won)} win{'s' if len(won) == 1 else ' (a shared win)'}"
         ending = " (last round)" if state.get("end_triggered_by") else ""
         return f"round {state['round']}{ending}: {state['to_move']} to move"
 
@@ -82,9 +95,6 @@ class ThurnUndTaxis(Game):
     def view(self, state: State, viewer: str | None) -> State:
         return views.view(state, viewer)
 
-    def view_events(self, events: list[Event], viewer: str | None) -> list[Event]:
-        return views.view_events(events, viewer)
-
     def default_orders(self, state: State, player: str) -> Orders | None:
         return None if state.get("finished") else bot.default_orders(state, player)
 
@@ -94,14 +104,14 @@ class ThurnUndTaxis(Game):
     def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
         return position.apply_setup(self._map(state), state, overrides)
 
-    def order_form(self, state: State, player: str) -> str:
-        if state.get("finished") or state["to_move"] != player:
+    def order_form(self, view: State, player: str) -> str:
+        if view.get("finished") or view["to_move"] != player or player not in view["hands"]:
             return ""
-        gmap = self._map(state)
-        hand = state["hands"][player]
-        route = state["routes"][player]
+        gmap = self._map(view)
+        hand = view["hands"][player]
+        route = view["routes"][player]
         lines = [f"# your hand: {', '.join(hand) or 'empty (call the Postmaster)'}",
-                 f"# the display: {', '.join(state['display'])}",
+                 f"# the display: {', '.join(view['display'])}",
                  f"# your route: {' - '.join(route) or 'none yet'}"]
         if route:
             ends = sorted({c for c in gmap.cities[route[0]].roads} | {c for c in gmap.cities[route[-1]].roads})
@@ -115,10 +125,10 @@ class ThurnUndTaxis(Game):
                   "# score: houses CITY CITY", "# discard: CITY (after scoring, down to 3 cards)"]
         return "\n".join(lines) + "\n"
 
-    def render(self, state: State, viewer: str | None, *, events: list[Event] | None = None,
+    def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
                players: list[dict] | None = None):
         from . import render  # matplotlib only when drawing
-        return render.draw(self._map(state), views.view(state, viewer), viewer, players)
+        return render.draw(self._map(view), view, viewer, players)
 
 
 GAME = ThurnUndTaxis()

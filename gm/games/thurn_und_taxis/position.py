@@ -36,7 +36,7 @@ def new_game(gmap: GameMap, map_name: str, players: list[str], dice: Dice) -> di
         "finished": False,
         "scores": None,
         "score_details": None,
-        "winner": None,
+        "winners": None,
     }
 
 

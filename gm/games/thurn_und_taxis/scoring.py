@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import player_ref
 from .maps import FREE, GameMap
 
 MIN_ROUTE = 3
@@ -103,20 +104,20 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
     route = state["routes"][player]
     length = len(route)
     events.append({"kind": "score", "player": player, "route": list(route), "length": length,
-                   "text": f"{player} scored a route of {length}: {' - '.join(route)}."})
+                   "text": f"{player_ref(player)} scored a route of {length}: {' - '.join(route)}."})
     before = state["carriage"][player]
     after = carriage_after(before, length, cartwright, gmap)
     if after != before:
         state["carriage"][player] = after
         helped = cartwright and before is not None and length <= before
         events.append({"kind": "carriage", "player": player, "carriage": after,
-                       "text": f"{player} gained carriage {after}" + (" (with the Cartwright)." if helped else ".")})
+                       "text": f"{player_ref(player)} gained carriage {after}" + (" (with the Cartwright)." if helped else ".")})
     for city in houses:
         state["houses"][player].append(city)
         state["houses_left"][player] -= 1
     if houses:
         events.append({"kind": "houses", "player": player, "cities": list(houses),
-                       "text": f"{player} placed {len(houses)} house(s): {', '.join(houses)} "
+                       "text": f"{player_ref(player)} placed {len(houses)} house(s): {', '.join(houses)} "
                                f"({state['houses_left'][player]} left)."})
     won = [t for t in [route_tile(gmap, state, player, length)] if t]
     won += area_tiles(gmap, state, player, houses)
@@ -126,16 +127,16 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
         won += [tile] if tile else []
         why = f"reached carriage {after}" if after == max(gmap.carriages) else "placed the last house"
         events.append({"kind": "end_triggered", "player": player,
-                       "text": f"{player} {why}: the game ends when this round is finished."})
+                       "text": f"{player_ref(player)} {why}: the game ends when this round is finished."})
     for tile in won:
         events.append({"kind": "tile", "player": player, "tile": tile["kind"], "points": tile["points"],
-                       "text": f"{player} took the {tile['kind']} tile ({tile['points']} point(s))."})
+                       "text": f"{player_ref(player)} took the {tile['kind']} tile ({tile['points']} point(s))."})
     state["discard"].extend(route)
     state["routes"][player] = []
 
 
-def final_scores(gmap: GameMap, state: dict[str, Any]) -> tuple[dict[str, int], dict[str, dict], str | None]:
-    """Each player's total and its parts, and the winner after the tie-breaks."""
+def final_scores(gmap: GameMap, state: dict[str, Any]) -> tuple[dict[str, int], dict[str, dict], list[str]]:
+    """Each player's total and its parts, and the winners after the tie-breaks (several: a shared win)."""
     players = state["players"]
     details = {}
     for p in players:
@@ -147,10 +148,15 @@ def final_scores(gmap: GameMap, state: dict[str, Any]) -> tuple[dict[str, int], 
     best = max(scores.values())
     tied = [p for p in players if scores[p] == best]
     holder = next((p for p in players if any(t["kind"] == "end" for t in state["tiles"][p])), None)
-    if len(tied) == 1:
-        return scores, details, tied[0]
-    if holder is None:
-        return scores, details, None
+    if len(tied) == 1 or holder is None:
+        return scores, details, tied
     start = players.index(holder)
     clockwise = [players[(start + k) % len(players)] for k in range(len(players))]
-    return scores, details, next(p for p in clockwise if p in tied)
+    return scores, details, [next(p for p in clockwise if p in tied)]
+
+
+def ranking(state: dict[str, Any], winners: list[str]) -> list[list[str]]:
+    """Places, best first: the winners, then the others by score (equal scores share a place)."""
+    scores = state["scores"]
+    rest = sorted({scores[p] for p in state["players"] if p not in winners}, reverse=True)
+    return [list(winners)] + [[p for p in state["players"] if p not in winners and scores[p] == s] for s in rest]

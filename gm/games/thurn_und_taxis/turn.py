@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from ...dice import Dice
+from ..base import player_ref
 from . import scoring
 from .cards import UNKNOWN, Piles
 from .maps import GameMap
@@ -78,7 +79,7 @@ class TurnRun:
             return
         p = self.player
         self.events.append({"kind": "official", "player": p, "official": official,
-                            "text": f"{p} called the {OFFICIALS[official]}."})
+                            "text": f"{player_ref(p)} called the {OFFICIALS[official]}."})
         if official == "administrator":
             old = self.piles.replace_display()
             self.events.append({"kind": "new_display", "player": p, "discarded": old,
@@ -100,9 +101,11 @@ class TurnRun:
                 return
             card = self.piles.take_from_deck()
             self.hand.append(card)
+            others = [q for q in self.state["players"] if q != p] + ["public"]
             self.events.append({"kind": "draw", "player": p, "source": "deck", "card": card,
-                                "text": f"{p} drew {card} from the deck.",
-                                "secret": {"hide": ["card"], "text": f"{p} drew a card from the deck."}})
+                                "text": f"{player_ref(p)} drew {card} from the deck.", "to": [p]})
+            self.events.append({"kind": "draw", "player": p, "source": "deck",
+                                "text": f"{player_ref(p)} drew a card from the deck.", "to": others})
         else:
             city, display = step["city"], self.state["display"]
             if city in display:
@@ -119,7 +122,7 @@ class TurnRun:
             self.hand.append(city)
             shown = f"; {new} was turned up" if new else "; the deck is empty, the display shrinks"
             self.events.append({"kind": "draw", "player": p, "source": "display", "card": city, "new": new,
-                                "text": f"{p} took {city} from the display{shown}."})
+                                "text": f"{player_ref(p)} took {city} from the display{shown}."})
         self.draws += 1
 
     # ---- phase 2: play --------------------------------------------------------------------
@@ -190,11 +193,11 @@ class TurnRun:
             if route:
                 self.piles.discard(list(route))
                 self.events.append({"kind": "restart", "player": p, "discarded": list(route), "card": city,
-                                    "text": f"{p} discarded the route {' - '.join(route)} and began a new one "
+                                    "text": f"{player_ref(p)} discarded the route {' - '.join(route)} and began a new one "
                                             f"with {city}{how}."})
             else:
                 self.events.append({"kind": "play", "player": p, "card": city, "end": "new",
-                                    "text": f"{p} began a route with {city}{how}."})
+                                    "text": f"{player_ref(p)} began a route with {city}{how}."})
             self.state["routes"][p] = [city]
             return
         if place == "left":
@@ -202,7 +205,7 @@ class TurnRun:
         else:
             route.append(city)
         self.events.append({"kind": "play", "player": p, "card": city, "end": place,
-                            "text": f"{p} played {city} at the {place} end{how}: {' - '.join(route)}."})
+                            "text": f"{player_ref(p)} played {city} at the {place} end{how}: {' - '.join(route)}."})
 
     def auto_play(self) -> None:
         """The default play: the first card in hand that extends the route, else a new route."""
@@ -256,7 +259,7 @@ class TurnRun:
         if dropped:
             self.piles.discard(dropped)
             self.events.append({"kind": "discard", "player": self.player, "cards": dropped,
-                                "text": f"{self.player} discarded {_join(dropped)}."})
+                                "text": f"{player_ref(self.player)} discarded {_join(dropped)}."})
 
     # ---- the whole turn -------------------------------------------------------------------
     def do(self, step: dict) -> None:
@@ -298,12 +301,13 @@ class TurnRun:
         players, p = self.state["players"], self.player
         i = players.index(p)
         if self.state.get("end_triggered_by") and i == len(players) - 1:
-            scores, details, winner = scoring.final_scores(self.gmap, self.state)
-            self.state.update(to_move=None, finished=True, scores=scores, score_details=details, winner=winner)
-            ranking = ", ".join(f"{q} {scores[q]}" for q in sorted(players, key=lambda q: -scores[q]))
-            self.events.append({"kind": "game_over", "scores": scores, "winner": winner,
+            scores, details, winners = scoring.final_scores(self.gmap, self.state)
+            self.state.update(to_move=None, finished=True, scores=scores, score_details=details, winners=winners)
+            ranking = ", ".join(f"{player_ref(q)} {scores[q]}" for q in sorted(players, key=lambda q: -scores[q]))
+            who = " and ".join(player_ref(w) for w in winners)
+            self.events.append({"kind": "game_over", "scores": scores, "winners": winners,
                                 "text": f"The game is over: {ranking}. "
-                                        + (f"{winner} wins." if winner else "A shared win.")})
+                                        + (f"{who} win (a shared win)." if len(winners) > 1 else f"{who} wins.")})
             return
         self.state["to_move"] = players[(i + 1) % len(players)]
         if i == len(players) - 1:
@@ -347,7 +351,7 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
     run.begin(official, orders.get("official_step"))
     if orders.get("default"):
         run.events.append({"kind": "default", "player": player,
-                           "text": f"{player} played by the default rules: draws from the deck, the default "
+                           "text": f"{player_ref(player)} played by the default rules: draws from the deck, the default "
                                    "play, no scoring."})
     for step in steps:
         try:
@@ -355,8 +359,8 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
         except StepFailed as failed:
             where = f"line {step.get('line')} ({step.get('text', step['step'])!r})" if step.get("line") else "a step"
             run.events.append({"kind": "step_failed", "player": player, "line": step.get("line"),
-                               "reason": failed.message, "secret": None,
-                               "text": f"{player}'s {where} could not be carried out: {failed.message}. "
+                               "reason": failed.message, "to": [player],
+                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}. "
                                        "The rest of the turn followed the default rules."})
             break
     run.complete_by_default()

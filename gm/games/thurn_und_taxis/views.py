@@ -1,7 +1,8 @@
-"""What each viewer may see: the one place where hidden cards are filtered out.
+"""What each viewer may see: the one place where hidden cards are filtered out (an allow-list).
 
 Public: the display, every route, houses, carriages and tiles, the sizes of the deck, the
 discard pile and every hand. A player also sees their own hand; the GM sees everything.
+Events say who may read them themselves (``to``: a deck draw names the card to its player only).
 """
 from __future__ import annotations
 
@@ -9,11 +10,22 @@ import copy
 from typing import Any
 
 PUBLIC = ("map", "players", "display", "routes", "houses", "houses_left", "carriage", "tiles", "tiles_left",
-          "to_move", "round", "end_triggered_by", "finished", "scores", "score_details", "winner")
+          "to_move", "round", "end_triggered_by", "finished", "scores", "score_details")
+
+
+def winners(state: dict[str, Any]) -> list[str] | None:
+    """Who won (None while the game goes on); state files from before shared wins held one ``winner``."""
+    if not state.get("finished"):
+        return None
+    if "winners" in state:
+        return list(state["winners"])
+    old = state.get("winner")
+    return [old] if old else [p for p in state["players"] if state["scores"][p] == max(state["scores"].values())]
 
 
 def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     out = {k: copy.deepcopy(state[k]) for k in PUBLIC}
+    out["winners"] = winners(state)
     out["deck_size"] = len(state["deck"])
     out["discard_size"] = len(state["discard"])
     out["hand_sizes"] = {p: len(h) for p, h in state["hands"].items()}
@@ -25,24 +37,4 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         out["hands"] = {viewer: list(state["hands"][viewer])}
     else:
         out["hands"] = {}
-    return out
-
-
-def view_events(events: list[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
-    """Events with a ``secret`` part show others only ``secret['text']`` (hiding ``secret['hide']``);
-    ``secret: None`` means only the player concerned (and the GM) read the event."""
-    out = []
-    for event in events:
-        if "secret" not in event:
-            out.append(copy.deepcopy(event))
-            continue
-        mine = viewer is None or viewer == event.get("player")
-        secret = event["secret"]
-        if mine:
-            out.append({k: copy.deepcopy(v) for k, v in event.items() if k != "secret"})
-        elif secret is not None:
-            hidden = set(secret.get("hide", ()))
-            shown = {k: copy.deepcopy(v) for k, v in event.items() if k not in hidden and k != "secret"}
-            shown["text"] = secret["text"]
-            out.append(shown)
     return out
