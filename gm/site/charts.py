@@ -6,7 +6,7 @@ from html import escape
 from typing import Any
 
 WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 40
+LEFT, RIGHT, TOP, BOTTOM = 66, 14, 14, 46
 
 
 def _ticks(high: float, count: int = 5) -> list[int]:
@@ -45,11 +45,11 @@ def line_chart(series: list[dict[str, Any]], *, title: str, x_label: str, y_labe
         parts.append(f'<text class="tick" x="{LEFT - 6}" y="{y(low + t) + 4:.1f}" text-anchor="end">{low + t:g}</text>')
     every = max(1, (steps - 1) // 8 + 1)
     for i in range(0, steps, every):
-        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">'
+        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 20}" text-anchor="middle">'
                      f'{x_start + i}</text>')
     parts.append(f'<text class="axis" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle">'
                  f'{escape(x_label)}</text>')
-    parts.append(f'<text class="axis" transform="translate(12 {TOP + plot_h / 2:.1f}) rotate(-90)" '
+    parts.append(f'<text class="axis" transform="translate(16 {TOP + plot_h / 2:.1f}) rotate(-90)" '
                  f'text-anchor="middle">{escape(y_label)}</text>')
     for s in series:
         points = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s["values"]) if isinstance(v, (int, float))]
