@@ -77,9 +77,16 @@ def press(campaign: Campaign, turn: int) -> list[Any]:
     return json_safe(press_module.press_for(campaign, turn, "public") or [])
 
 
-def outcome(game, state: dict[str, Any]) -> dict[str, Any] | None:
-    """The game's own word on who won, once it is over."""
-    return json_safe(game.outcome(state)) if game.finished(state) else None
+def outcome(game, state: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The game's own word on who won, once it is over (players named in its reason)."""
+    from .viewing import fill_names
+    result = game.outcome(state) if game.finished(state) else None
+    if result is None:
+        return None
+    result = json_safe(result)
+    if isinstance(result.get("reason"), str):
+        result["reason"] = fill_names(result["reason"], {p["id"]: p["name"] for p in players})
+    return result
 
 
 def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]],
@@ -100,7 +107,7 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
         "events": json_safe(seen.events),
         "dice": {"seed": log.get("seed"), "commitment": commitments.before(turn), "rolls": rolls},
         "next_commitment": None if finished else commitments.before(turn + 1),
-        "outcome": outcome(game, state),
+        "outcome": outcome(game, state, players),
         "press": press(campaign, turn),
     }
 

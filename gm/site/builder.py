@@ -39,10 +39,11 @@ class SiteResult:
 
 
 def _site_id(campaign: Campaign, commitments: Commitments) -> str:
+    """Which campaign a site belongs to, without saying anything of its secret."""
     key = commitments.key()
     if key is None:
-        return hashlib.sha256(campaign.name.encode()).hexdigest()[:16]
-    return hmac.new(key, b"site id", "sha256").hexdigest()[:16]
+        return hashlib.sha256(f"{campaign.game_name}\0{campaign.name}".encode()).hexdigest()[:16]
+    return hmac.new(key, f"site id\0{campaign.game_name}".encode(), "sha256").hexdigest()[:16]
 
 
 def read_marker(folder: Path) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 ``currentColor``) and need no drawing library, so a site of many turns builds fast."""
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -38,8 +39,9 @@ def line_chart(series: list[dict[str, Any]], *, title: str, x_label: str, y_labe
     def y(v: float) -> float:
         return TOP + plot_h * (1 - (v - low) / (top - low or 1))
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="c-{id(series)}">',
-             f'<title id="c-{id(series)}">{escape(title)}</title>']
+    ident = "chart-" + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{ident}">',
+             f'<title id="{ident}">{escape(title)}</title>']
     for t in ticks:
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(low + t):.1f}" y2="{y(low + t):.1f}"/>')
         parts.append(f'<text class="tick" x="{LEFT - 6}" y="{y(low + t) + 4:.1f}" text-anchor="end">{low + t:g}</text>')
