@@ -6,6 +6,7 @@ the docs' screenshots are taken with it. docs/site.md says why this driver.
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
@@ -32,6 +33,12 @@ def find_chromium() -> str | None:
     return None
 
 
+def _above_nine(fd: int) -> int:
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
+
+
 class Browser:
     """One headless Chromium; ``page()`` opens a tab. Use as a context manager."""
 
@@ -43,8 +50,11 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="gm-chromium-")
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
-        # the shell puts our pipe ends on the fds Chromium reads (3) and writes (4)
-        command = ["/bin/sh", "-c", f'exec "$0" "$@" 3<&{to_chrome_r} 4>&{from_chrome_w}', executable,
+        # bash puts the child's pipe ends on the fds Chromium reads (3) and writes (4); they are
+        # first moved above 9 so that neither is 3 or 4 already (dash would take one digit only)
+        to_chrome_r, from_chrome_w = _above_nine(to_chrome_r), _above_nine(from_chrome_w)
+        command = [shutil.which("bash") or "/bin/bash", "-c", f'exec "$0" "$@" 3<&{to_chrome_r} 4>&{from_chrome_w}',
+                   executable,
                    *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"]
         try:
             self.process = subprocess.Popen(command, pass_fds=(to_chrome_r, from_chrome_w),
