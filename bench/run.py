@@ -123,6 +123,7 @@ def main() -> int:
         bench_script(ROOT / "bench" / "bench_hexmap.py", "Hex maps")
         bench_script(ROOT / "bench" / "bench_railway_rivals.py", "Railway Rivals")
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
+        bench_script(ROOT / "bench" / "site.py", "Campaign website")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

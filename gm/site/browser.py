@@ -201,3 +201,30 @@ class Page:
         clip = {"x": 0, "y": 0, "width": width, "height": min(size["height"], max_height), "scale": 1}
         data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})
         Path(out).write_bytes(base64.b64decode(data["data"]))
+
+
+def screenshots(site: Path, out: Path, pages: list[str], widths: tuple[int, ...] = (360, 1280)) -> list[Path]:
+    """PNGs of a built site's pages at each width, light and dark (the docs' screenshots)."""
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    with Browser() as browser:
+        for width in widths:
+            for dark in (False, True):
+                page = browser.page(width, dark=dark)
+                for name in pages:
+                    page.open(site / name)
+                    if name == "dice.html":
+                        page.wait_for("['done', 'error'].includes(document.body.dataset.diceState)")
+                    stem = Path(name).stem.split("-")[0]
+                    target = out / f"{site.name}-{stem}-{width}{'-dark' if dark else ''}.png"
+                    page.screenshot(target)
+                    made.append(target)
+    return made
+
+
+if __name__ == "__main__":  # python -m gm.site.browser SITE OUT [PAGE...]
+    import sys
+    site_folder, out_folder = Path(sys.argv[1]), Path(sys.argv[2])
+    names = sys.argv[3:] or ["index.html", "dice.html"]
+    for made_path in screenshots(site_folder, out_folder, names):
+        print(made_path)
