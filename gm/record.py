@@ -90,11 +90,13 @@ def outcome(game, state: dict[str, Any], players: list[dict[str, Any]]) -> dict[
 
 
 def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]],
-               commitments: Commitments, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One resolved turn as the public sees it."""
+               commitments: Commitments, state: dict[str, Any] | None = None,
+               events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One resolved turn as the public sees it (``state`` and ``events``: already read)."""
     from .viewing import seen_by
     state = campaign.state(turn) if state is None else state
-    seen = seen_by(game, state, campaign.events(turn), "public", players)
+    events = campaign.events(turn) if events is None else events
+    seen = seen_by(game, state, events, "public", players)
     log = campaign.dice_log(turn)
     finished = game.finished(state)
     rolls = [{k: r.get(k) for k in ROLL_KEYS} for r in log.get("rolls") or [] if not r.get("secret")]

@@ -108,3 +108,24 @@ def test_update_after_a_rollback_removes_the_turn_it_undid(tmp_path):
     assert not (site / "turn-002.html").exists() and (site / "mine.txt").exists()
     assert 'rel="next"' not in (site / "turn-001.html").read_text()
     assert result.pages_written[0] == "turn-001.html"
+
+
+def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path, monkeypatch):
+    """gm.press (the mail helper's module) gives each turn's public press; a stand-in here."""
+    import importlib.machinery
+    import sys
+    import types
+    fake = types.ModuleType("gm.press")
+    fake.__spec__ = importlib.machinery.ModuleSpec("gm.press", None)
+    said = {"from": "p2", "from_name": "Bob", "to": "all", "to_name": "all", "text": "Beware <the> red line!",
+            "at": "2026-12-01T10:00:00+00:00", "grey": False}
+    fake.press_for = lambda campaign, turn, viewer: [said] if turn == 1 and viewer == "public" else []
+    monkeypatch.setitem(sys.modules, "gm.press", fake)
+    import gm
+    monkeypatch.setattr(gm, "press", fake, raising=False)
+    build(Campaign(seeded_campaign("network")), tmp_path / "site")
+    record = json.loads((tmp_path / "site" / "record.json").read_text())
+    assert [t["press"] for t in record["turns"]] == [[], [said], []]
+    page = (tmp_path / "site" / "turn-001.html").read_text()
+    assert "Beware &lt;the&gt; red line!" in page and "Bob" in page
+    assert "Beware" not in (tmp_path / "site" / "turn-002.html").read_text()

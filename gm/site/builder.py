@@ -105,87 +105,103 @@ def _write_pictures(folder: Path, game, turn: int, seen) -> list[dict[str, str]]
     return images
 
 
-def _render_turn(folder: Path, campaign: Campaign, game, head: dict[str, Any], entry: dict[str, Any],
-                 players: list, turns: list[int], images: list[dict[str, str]] | None) -> list[dict[str, str]]:
-    """Write one turn page; draw its pictures unless ``images`` (already drawn) are given."""
-    from ..report import dice_block
-    from ..viewing import seen_by
-    turn = entry["turn"]
-    state = campaign.state(turn)
-    events = campaign.events(turn)
-    if images is None:
-        images = _write_pictures(folder, game, turn, seen_by(game, state, events, "public", players))
-    seed = entry["dice"]["seed"]
-    try:
-        seed_bytes = bytes.fromhex(seed) if seed else None
-    except ValueError:
-        seed_bytes = None
-    dice = dice_block(turn, seed_bytes, None, entry["dice"]["rolls"])
-    dice["next_commitment"] = entry["next_commitment"]
-    body = pages.report_body(campaign, game, turn, state, events, players, dice)
-    atomic_write(folder / pages.page_name(turn), pages.turn_page(head, entry, body, images, turns=turns))
-    return images
+class _Writer:
+    """One run of writing a site: what the campaign holds now against what the folder holds."""
+
+    def __init__(self, campaign: Campaign, folder: Path, *, incremental: bool):
+        self.campaign, self.folder = campaign, folder
+        self.game = games.get(campaign.game_name)
+        self.commitments = Commitments(campaign)
+        self.site_id = _site_id(campaign, self.commitments)
+        self.marker = check_folder(folder, self.site_id)
+        self.players = public_players(campaign)
+        self.head = header(campaign, self.game)
+        self.head_key = _header_key(self.head)
+        self.turns = campaign.resolved_turns()
+        key = self.commitments.key()
+        self.fingerprints = {t: turn_fingerprint(campaign, t, key) for t in self.turns} if key else {}
+        self.old_turns = (self.marker or {}).get("turns") or {}
+        self.previous = _previous_entries(folder, self.marker, self.head_key) if incremental else {}
+        self.result = SiteResult(folder)
+
+    def _unchanged(self, t: int) -> bool:
+        old = self.old_turns.get(str(t)) or {}
+        return t in self.previous and bool(self.fingerprints.get(t)) and old.get("fingerprint") == self.fingerprints[t]
+
+    def _mark(self, turns: dict[str, Any], files: list[str]) -> None:
+        atomic_write(self.folder / MARKER, json.dumps({
+            "generator": "gm site", "version": SITE_VERSION, "site_id": self.site_id, "header": self.head_key,
+            "turns": turns, "files": files}, indent=1))
+
+    def write(self) -> SiteResult:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.marker is None:  # marked first: a run that fails half-way leaves a folder gm knows
+            self._mark({}, [])
+        entries, images = self._write_turns()
+        record = dict(self.head, outcome=entries[-1]["outcome"] if entries else None, turns=entries)
+        for name in STATIC_FILES:
+            shutil.copyfile(pages.STATIC / name, self.folder / name)
+        atomic_write(self.folder / "index.html", pages.index_page(self.head, entries))
+        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries))
+        atomic_write(self.folder / "record.json", dumps(record))
+        self.result.pages_written += ["index.html", "dice.html", "record.json"]
+        self.result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
+        files = sorted({"index.html", "dice.html", "record.json", *STATIC_FILES}
+                       | {pages.page_name(t) for t in self.turns}
+                       | {img["src"] for pictures in images.values() for img in pictures})
+        self.result.removed = _remove_stale(self.folder, (self.marker or {}).get("files") or [], files)
+        self._mark({str(t): {"fingerprint": self.fingerprints.get(t, ""), "images": images[t]} for t in self.turns},
+                   files)
+        return self.result
+
+    def _write_turns(self) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
+        """Each turn's record entry; the pages (and pictures) of changed turns, and of the turns
+        before them, whose "next" link changes."""
+        changed = [t for t in self.turns if not self._unchanged(t)]
+        removed = [int(t) for t in self.old_turns if int(t) not in self.turns]
+        relink = {t - 1 for t in changed} | ({self.turns[-1]} if removed and self.turns else set())
+        entries, images = [], {}
+        for t in self.turns:
+            kept = (self.old_turns.get(str(t)) or {}).get("images")
+            if t not in changed and t not in relink and kept is not None:
+                entries.append(self.previous[t])
+                images[t] = kept
+                continue
+            state, events = self.campaign.state(t), self.campaign.events(t)
+            entry = self.previous[t] if t not in changed else turn_entry(
+                self.campaign, self.game, t, self.players, self.commitments, state=state, events=events)
+            draw = t in changed or kept is None
+            images[t] = self._write_page(entry, state, events, None if draw else kept)
+            entries.append(entry)
+            if draw:
+                self.result.turns_written.append(t)
+            self.result.pages_written.append(pages.page_name(t))
+        return entries, images
+
+    def _write_page(self, entry: dict[str, Any], state: dict, events: list,
+                    images: list[dict[str, str]] | None) -> list[dict[str, str]]:
+        """Write one turn page; draw its pictures unless ``images`` (already drawn) are given."""
+        from ..report import dice_block
+        from ..viewing import seen_by
+        turn = entry["turn"]
+        if images is None:
+            images = _write_pictures(self.folder, self.game, turn,
+                                     seen_by(self.game, state, events, "public", self.players))
+        seed = entry["dice"]["seed"]
+        try:
+            seed_bytes = bytes.fromhex(seed) if seed else None
+        except ValueError:
+            seed_bytes = None
+        dice = dice_block(turn, seed_bytes, None, entry["dice"]["rolls"])
+        dice["next_commitment"] = entry["next_commitment"]
+        body = pages.report_body(self.campaign, self.game, turn, state, events, self.players, dice)
+        atomic_write(self.folder / pages.page_name(turn),
+                     pages.turn_page(self.head, entry, body, images, turns=self.turns))
+        return images
 
 
 def write_site(campaign: Campaign, folder: str | Path, *, incremental: bool) -> SiteResult:
-    folder = Path(folder)
-    game = games.get(campaign.game_name)
-    commitments = Commitments(campaign)
-    site_id = _site_id(campaign, commitments)
-    marker = check_folder(folder, site_id)
-    players = public_players(campaign)
-    head = header(campaign, game)
-    head_key = _header_key(head)
-    key = commitments.key()
-    turns = campaign.resolved_turns()
-    fingerprints = {t: turn_fingerprint(campaign, t, key) for t in turns} if key else {}
-    old_turns = (marker or {}).get("turns") or {}
-    previous = _previous_entries(folder, marker, head_key) if incremental else {}
-
-    def unchanged(t: int) -> bool:
-        old = old_turns.get(str(t)) or {}
-        return t in previous and bool(fingerprints.get(t)) and old.get("fingerprint") == fingerprints[t]
-
-    folder.mkdir(parents=True, exist_ok=True)
-    result = SiteResult(folder)
-    entries, changed = [], []
-    for t in turns:
-        if unchanged(t):
-            entries.append(previous[t])
-        else:
-            entries.append(turn_entry(campaign, game, t, players, commitments))
-            changed.append(t)
-    removed_turns = [int(t) for t in old_turns if int(t) not in turns]
-    relink = {t - 1 for t in changed} | ({turns[-1]} if removed_turns and turns else set())
-    new_turns: dict[str, dict[str, Any]] = {}
-    for entry in entries:
-        t = entry["turn"]
-        kept = (old_turns.get(str(t)) or {}).get("images")
-        if t in changed or kept is None:
-            images = _render_turn(folder, campaign, game, head, entry, players, turns, None)
-            result.turns_written.append(t)
-            result.pages_written.append(pages.page_name(t))
-        elif t in relink:
-            images = _render_turn(folder, campaign, game, head, entry, players, turns, kept)
-            result.pages_written.append(pages.page_name(t))
-        else:
-            images = kept
-        new_turns[str(t)] = {"fingerprint": fingerprints.get(t, ""), "images": images}
-    record = dict(head, outcome=entries[-1]["outcome"] if entries else None, turns=entries)
-    for name in STATIC_FILES:
-        shutil.copyfile(pages.STATIC / name, folder / name)
-    atomic_write(folder / "index.html", pages.index_page(head, entries))
-    atomic_write(folder / "dice.html", pages.dice_page(head, entries))
-    atomic_write(folder / "record.json", dumps(record))
-    result.pages_written += ["index.html", "dice.html", "record.json"]
-    result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
-    files = sorted({"index.html", "dice.html", "record.json", *STATIC_FILES}
-                   | {pages.page_name(t) for t in turns}
-                   | {img["src"] for info in new_turns.values() for img in info["images"]})
-    result.removed = _remove_stale(folder, (marker or {}).get("files") or [], files)
-    atomic_write(folder / MARKER, json.dumps({"generator": "gm site", "version": SITE_VERSION, "site_id": site_id,
-                                              "header": head_key, "turns": new_turns, "files": files}, indent=1))
-    return result
+    return _Writer(campaign, Path(folder), incremental=incremental).write()
 
 
 def _remove_stale(folder: Path, old_files: list[str], files: list[str]) -> list[str]:

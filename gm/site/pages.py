@@ -64,7 +64,10 @@ def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, ima
     previous = page_name(turns[at - 1]) if at > 0 else None
     following = page_name(turns[at + 1]) if at + 1 < len(turns) else None
     last = following is None
+    # the public report may carry the press itself (gm.press's report partial): then once is enough
+    press = [] if 'class="press"' in report_html else entry["press"]
     return render("turn.html.j2", **common(head), turn=turn, entry=entry, report=report_html, images=images,
+                  press=press,
                   previous=previous, next=following, rolls=len(entry["dice"]["rolls"]),
                   outcome=entry["outcome"] if last else None, ranking=outcome_rows(entry["outcome"] if last else None),
                   title=f"Turn {turn}" if turn else "Set-up")
