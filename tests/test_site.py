@@ -129,3 +129,15 @@ def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path, monk
     page = (tmp_path / "site" / "turn-001.html").read_text()
     assert "Beware &lt;the&gt; red line!" in page and "Bob" in page
     assert "Beware" not in (tmp_path / "site" / "turn-002.html").read_text()
+
+
+def test_site_folder_from_campaign_yaml(tmp_path):
+    from gm.site import configured_folder
+    campaign = copy_campaign("network", tmp_path)
+    assert configured_folder(campaign) is None
+    campaign.config["site"] = "www"
+    assert configured_folder(campaign) == campaign.path / "www"
+    campaign.config["site"] = str(tmp_path / "elsewhere")
+    assert configured_folder(campaign) == tmp_path / "elsewhere"
+    update(campaign, configured_folder(campaign))
+    assert (tmp_path / "elsewhere" / "index.html").exists()

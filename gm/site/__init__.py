@@ -5,6 +5,6 @@ one more turn changes (the unattended runner calls it after each resolve). docs/
 """
 from __future__ import annotations
 
-from .builder import MARKER, SiteResult, build, update
+from .builder import MARKER, SiteResult, build, configured_folder, update
 
-__all__ = ["MARKER", "SiteResult", "build", "update"]
+__all__ = ["MARKER", "SiteResult", "build", "configured_folder", "update"]

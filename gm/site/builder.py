@@ -225,3 +225,15 @@ def update(campaign: Campaign, folder: str | Path) -> SiteResult:
     """After a resolve: only the new turn's page (and the one before it), the index, the dice page
     and the record are written. A folder that is not yet a site gets the whole site."""
     return write_site(campaign, folder, incremental=True)
+
+
+def configured_folder(campaign: Campaign) -> Path | None:
+    """``site: FOLDER`` in campaign.yaml (relative to the campaign folder), or None: where `gm run`
+    keeps the campaign's website up to date with ``update``."""
+    value = campaign.config.get("site")
+    if value in (None, "", False):
+        return None
+    if not isinstance(value, str):
+        raise UsageError(f"{campaign.path / 'campaign.yaml'}: site is a folder name, not {value!r}")
+    folder = Path(value).expanduser()
+    return folder if folder.is_absolute() else campaign.path / folder

@@ -43,8 +43,9 @@ def line_chart(series: list[dict[str, Any]], *, title: str, x_label: str, y_labe
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{ident}">',
              f'<title id="{ident}">{escape(title)}</title>']
     for t in ticks:
-        parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(low + t):.1f}" y2="{y(low + t):.1f}"/>')
-        parts.append(f'<text class="tick" x="{LEFT - 6}" y="{y(low + t) + 4:.1f}" text-anchor="end">{low + t:g}</text>')
+        level = y(low + t)
+        parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{level:.1f}" y2="{level:.1f}"/>')
+        parts.append(f'<text class="tick" x="{LEFT - 6}" y="{level + 4:.1f}" text-anchor="end">{low + t:g}</text>')
     every = max(1, (steps - 1) // 8 + 1)
     for i in range(0, steps, every):
         parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 20}" text-anchor="middle">'
