@@ -6,13 +6,14 @@ import json
 import re
 import shutil
 
+import pytest
 from click.testing import CliRunner
 
 from gm import engine
 from gm.campaign import Campaign
 from gm.cli import main
 from gm.site import MARKER, build, update
-from test_site_support import MASTER, copy_campaign, play, public_text, seeded_campaign
+from test_site_support import GAME_NAMES, MASTER, copy_campaign, play, public_text, seeded_campaign
 
 
 def test_site_has_every_page_and_nothing_private(tmp_path):
@@ -141,3 +142,22 @@ def test_site_folder_from_campaign_yaml(tmp_path):
     assert configured_folder(campaign) == tmp_path / "elsewhere"
     update(campaign, configured_folder(campaign))
     assert (tmp_path / "elsewhere" / "index.html").exists()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_standings_in_the_games_own_terms(name):
+    from gm.record import public_record
+    from gm.site.standings import standings
+    record = public_record(Campaign(seeded_campaign(name)))
+    view = record["turns"][-1]["view"]
+    blocks = standings(name, view, record["players"])
+    assert blocks and all(b["rows"] for b in blocks)
+    ids = {p["id"] for p in record["players"]}
+    named = {c["player"] for b in blocks for row in b["rows"] for c in row if isinstance(c, dict)}
+    assert named == ids
+    first = blocks[0]
+    if name == "railway-rivals":
+        cash = {row[0]["player"]: row[1] for row in first["rows"]}
+        assert cash == view["cash"] and "<svg" in first["chart"]
+    if name == "imperial-network":
+        assert {row[0]["player"]: row[1] for row in first["rows"]} == view["capital"]

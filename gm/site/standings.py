@@ -114,7 +114,7 @@ def network_king(view: dict[str, Any], players: list[dict[str, Any]]) -> list[Bl
     to_move = view.get("to_move")
     rows = []
     for p in ids:
-        owned = sorted(name for name, who in owner.items() if who == p and not name.startswith("unopened"))
+        owned = sorted(name for name, who in owner.items() if who == p)  # an unopened studio counts too
         rows.append([_p(p), len(owned), ", ".join(owned) or "none", hand.get(p, ""), deck.get(p, ""),
                      "to move" if to_move == p else ""])
     return [{"title": "Studios", "head": ["Player", "Studios", "Which", "Hand", "Deck", ""], "rows": rows,
