@@ -12,8 +12,9 @@ from .charts import line_chart
 Block = dict[str, Any]
 
 
-def _p(pid: str) -> dict[str, str]:
-    return {"player": pid}
+def _p(pid: str, note: str = "") -> dict[str, str]:
+    """A cell naming a player; ``note``: what the game calls them besides (a company's name)."""
+    return {"player": pid, "note": note}
 
 
 def _ids(view: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
@@ -43,7 +44,14 @@ def railway_rivals(view: dict[str, Any], players: list[dict[str, Any]]) -> list[
     towns = view.get("towns_reached") or {}
     reached = {p: sum(1 for who in towns.values() if p in (who or [])) for p in ids}
     order = sorted(ids, key=lambda p: (-(cash.get(p) or 0), -(won.get(p) or 0)))
-    rows = [[_p(p), cash.get(p, ""), won.get(p, 0), entered.get(p, 0), reached[p]] for p in order]
+    companies = view.get("companies") or {}
+    names = {p["id"]: p["name"] for p in players}
+
+    def company(p: str) -> str:
+        name = (companies.get(p) or {}).get("name") or ""
+        return name if name != names.get(p) else ""
+
+    rows = [[_p(p, company(p)), cash.get(p, ""), won.get(p, 0), entered.get(p, 0), reached[p]] for p in order]
     chart = line_chart(_series(view.get("cash_history"), ids, players), title="Cash after each turn",
                        x_label="turn", y_label="cash")
     return [{"title": "Companies", "head": ["Company", "Cash", "Races won", "Races entered", "Towns reached"],
