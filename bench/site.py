@@ -20,8 +20,13 @@ from gm.campaign import Campaign  # noqa: E402
 from gm.site import build, update  # noqa: E402
 
 PLAYERS = ["blue:Blue Line", "red:Red Arrow", "green:Green Valley", "yellow:Yellow Star"]
-# long enough for 30 turns: more build turns and race rounds than the default game
-OPTIONS = {"build_turns": "14", "race_rounds": "20"}
+
+
+def options(turns: int) -> dict[str, str]:
+    """More build turns and race rounds than the default game, so that it lasts ``turns`` turns
+    (a race round is two turns, with the expansion after it)."""
+    rounds = min(50, turns // 3 + 4)
+    return {"build_turns": str(rounds), "race_rounds": str(rounds)}
 
 
 def play_turn(campaign: Campaign, rng: random.Random) -> float:
@@ -40,12 +45,14 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="gm-bench-site-"))
     try:
         folder = tmp / "rr"
-        engine.new_campaign(folder, "railway-rivals", PLAYERS, map_name="scotland", options=OPTIONS,
+        engine.new_campaign(folder, "railway-rivals", PLAYERS, map_name="scotland", options=options(turns + 1),
                             master=hashlib.sha256(b"bench site").digest())
         rng = random.Random(1)
         campaign = Campaign(folder)
         for _ in range(turns):
             play_turn(campaign, rng)
+        if not games.get("railway-rivals").due(campaign.state()):
+            print(f"(the game ended after {campaign.last_turn} turns)")
         start = time.perf_counter()
         result = build(campaign, tmp / "site")
         full = time.perf_counter() - start
