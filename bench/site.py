@@ -49,10 +49,12 @@ def main() -> None:
                             master=hashlib.sha256(b"bench site").digest())
         rng = random.Random(1)
         campaign = Campaign(folder)
-        for _ in range(turns):
+        game = games.get("railway-rivals")
+        while campaign.last_turn < turns and game.due(campaign.state()):
             play_turn(campaign, rng)
-        if not games.get("railway-rivals").due(campaign.state()):
-            print(f"(the game ended after {campaign.last_turn} turns)")
+        if not game.due(campaign.state()):
+            print(f"the game ended after {campaign.last_turn} turns: no turn left to update with")
+            return
         start = time.perf_counter()
         result = build(campaign, tmp / "site")
         full = time.perf_counter() - start
