@@ -41,7 +41,7 @@ def play_turn(campaign: Campaign, rng: random.Random) -> float:
 
 
 def main() -> None:
-    turns = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    turns = int(sys.argv[1]) if len(sys.argv) > 1 else 31  # the site of 30 turns, then one more
     tmp = Path(tempfile.mkdtemp(prefix="gm-bench-site-"))
     try:
         folder = tmp / "rr"
@@ -50,17 +50,19 @@ def main() -> None:
         rng = random.Random(1)
         campaign = Campaign(folder)
         game = games.get("railway-rivals")
+        resolve = 0.0
         while campaign.last_turn < turns and game.due(campaign.state()):
-            play_turn(campaign, rng)
-        if not game.due(campaign.state()):
-            print(f"the game ended after {campaign.last_turn} turns: no turn left to update with")
-            return
+            resolve = play_turn(campaign, rng)
+        # the site as it stood before the last turn: that turn's folder set aside, then put back
+        last = campaign.turn_dir(campaign.last_turn)
+        aside = tmp / "last-turn"
+        last.rename(aside)
         start = time.perf_counter()
-        result = build(campaign, tmp / "site")
+        result = build(Campaign(folder), tmp / "site")
         full = time.perf_counter() - start
-        print(f"full site of a {campaign.last_turn}-turn Railway Rivals campaign ({len(result.turns_written)} pages "
-              f"with maps, {result.rolls} rolls): {full:.2f} s")
-        resolve = play_turn(campaign, rng)
+        aside.rename(last)
+        print(f"full site of a {campaign.last_turn - 1}-turn Railway Rivals campaign ({len(result.turns_written)} "
+              f"pages with maps, {result.rolls} rolls): {full:.2f} s")
         start = time.perf_counter()
         result = update(Campaign(folder), tmp / "site")
         step = time.perf_counter() - start
