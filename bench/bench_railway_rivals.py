@@ -18,7 +18,7 @@ from gm.dice import Dice, turn_seed  # noqa: E402
 from gm.games import get  # noqa: E402
 from gm.hexmap.mapfile import load_map  # noqa: E402
 from gm.orders import read_frame  # noqa: E402
-from gm.games.railway_rivals.schedule import draw_schedule  # noqa: E402
+from gm.games.railway_rivals.operate.schedule import draw_schedule  # noqa: E402
 
 SIX = ["blue", "red", "green", "yellow", "purple", "orange"]
 

@@ -81,7 +81,9 @@ def games() -> None:
     """
     from . import games as registry
     for game in registry.all_games():
-        click.echo(f"{game.name} — {game.title} ({game.min_players}-{game.max_players} players"
+        span = (game.min_players if game.min_players == game.max_players
+                else f"{game.min_players}-{game.max_players}")
+        click.echo(f"{game.name} — {game.title} ({span} players"
                    f"{', sequential' if game.sequential else ', simultaneous'})")
         if game.maps():
             click.echo(f"  maps: {', '.join(game.maps())}")

@@ -14,12 +14,22 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _str_presenter(dumper: yaml.SafeDumper, data: str):
-    style = "|" if "\n" in data else None
+    # strings of digits (hex labels like 0508 and 1205) always quoted alike, so no reader takes one for a number
+    style = "|" if "\n" in data else "'" if data.isascii() and data.isdigit() else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 
+def _list_presenter(dumper: yaml.SafeDumper, data: list):
+    node = dumper.represent_list(data)
+    # a list of plain values on one line, as PyYAML does unless a value is quoted ('0508')
+    if node.value and all(isinstance(n, yaml.ScalarNode) and n.style != "|" for n in node.value):
+        node.flow_style = True
+    return node
+
+
 _Dumper.add_representer(str, _str_presenter)
-_Dumper.add_representer(tuple, lambda d, data: d.represent_list(list(data)))
+_Dumper.add_representer(list, _list_presenter)
+_Dumper.add_representer(tuple, lambda d, data: _list_presenter(d, list(data)))
 
 
 def dump_yaml(data: Any) -> str:

@@ -64,11 +64,10 @@ def test_the_good_map_loads_with_everything_in_place():
     assert hexmap.towns[21] is hexmap.towns[12] and hexmap.towns[12].numbers == (12, 21)
     assert hexmap.towns[12].small and hexmap.town_at["0305"].name == "Béta"
     assert hexmap.town_by_name("BETA") is hexmap.towns[12] and hexmap.town_by_name("gamma") is None
-    assert hexmap.sector(21) == 2
     assert hexmap.start == ["0103", "0101"]
     assert hexmap.specials == {"S1": {"name": "Far away", "hexes": ["0605"]}}
     (outland,) = hexmap.foreign
-    assert outland.permitted_routes == [["0504", "0604", "0605"]] and outland.fee_per_hex == 1
+    assert outland.permitted_routes == [["0504", "0604", "0605"]] and outland.terms == {}
     assert hexmap.foreign_at("0605") is outland and hexmap.foreign_at("0505") is None
     assert hexmap.ferry("f1").ends == ["0301", "0403"]
     assert hexmap.buildable("0101") and not hexmap.buildable("0401") and not hexmap.buildable("0707")

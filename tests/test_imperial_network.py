@@ -233,3 +233,52 @@ def test_war_turn_reports_every_format_and_draws():
     view = GAME.view(state, "public")
     assert view["front_line"] == ["Brüssel", "Metz", "Straßburg"]
     assert GAME.render(view, "public") is not None
+
+
+def test_deck_order_reaches_no_player():
+    """The decks' order is the only hidden information: reordering them changes nothing a player or
+    the public gets through the one door (view, events, order form, picture)."""
+    import random
+
+    from gm.viewing import picture, seen_by
+    from support.hidden_imperial_network import perturb
+    states = bot_game(("a", "b", "c"), seed=b"hidden")
+    public = [{"id": p, "name": p.upper(), "colour": ""} for p in ("a", "b", "c")]
+    rng = random.Random(3)
+    for n, state in enumerate(states[1:4]):
+        for viewer in ("a", "b", "public"):
+            other = perturb(state, viewer, rng)
+            assert other is not None and other != state
+            seen, again = (seen_by(GAME, s, [], viewer, public) for s in (state, other))
+            assert (again.view, again.order_form) == (seen.view, seen.order_form)
+            if n == 0 and viewer == "a":
+                assert picture(GAME, again) == picture(GAME, seen)
+    gm_view = seen_by(GAME, states[1], [], "gm", public).view
+    assert gm_view["deck"] == states[1]["deck"]
+
+
+# ---- issue 17: seeded fuzz of mutated order files, odd digits, 1 MB probes ----------------------
+def test_fuzzed_orders_raise_only_order_errors():
+    from support.order_fuzz import fuzz
+    states = [(s, p) for s in bot_game(("a", "b", "c"), seed=b"fuzz")[:12:2] for p in ("a", "b", "c")]
+    words = ["buy:", "trains:", "route:", "factory:", "convert:", "place:", "station", "factory", "barracks",
+             "permit", "link", "from", "b", "Hamburg", "Kopenhagen", "Hamburg-Bremen", "all", "none", "3", "-"]
+    figures = fuzz(GAME, states, range(2100), words)
+    assert figures["files"] >= 2000
+    print(f"\nImperial Network fuzz: {figures['files']} files; slowest mutated file {figures['slowest']:.3f} s, "
+          f"slowest 1 MB probe {figures['slowest_probe']:.3f} s")
+
+
+def test_only_ascii_digits_are_numbers_and_huge_ones_are_refused():
+    state = new_state()
+    for text in ("²", "３", "٣", "9" * 900, "-1", "1000"):
+        errs = errors_of(state, "a", f"factory: {text}")
+        assert len(errs) == 1 and errs[0].startswith("orders.txt:1:10: factory: takes a number of trains"), errs
+    assert parse(state, "a", "factory: 12")["factory"] == 12
+
+
+def test_errors_are_capped_and_long_lines_refused():
+    state = new_state()
+    errs = errors_of(state, "a", "frob: 1\n" * 200)
+    assert len(errs) == 51 and errs[50] == "orders.txt:51:1: too many errors: this line and the 149 after it were not read"
+    assert errors_of(state, "a", "route: " + "Berlin " * 300)[0].startswith("orders.txt:1:1: this line is 2106 characters")

@@ -438,6 +438,12 @@ def test_reports_through_the_engine(tmp_path):
     assert "Ann &lt;i&gt;&amp;&lt;/i&gt;" in html and "<i>&</i>" not in html
     for ext in ("md", "bbcode"):
         assert "3 . . D . . . . . 3" in (reports / f"public.{ext}").read_text(encoding="utf-8")
+    # no dice are ever rolled in Network, so no report has a dice section; receipts stay
+    for report in reports.glob("*.*"):
+        if report.suffix != ".png":
+            body = report.read_text(encoding="utf-8").split("</head>")[-1].lower()  # not the style sheet
+            assert "dice" not in body and "commitment" not in body, report.name
+    assert "RECEIPTS" in text and "Dark (Ann <i>&</i>) placed a piece on c3." in text
     assert (reports / "board.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -482,3 +488,70 @@ def test_nothing_is_hidden():
     views = [GAME.view(state, viewer) for viewer in (None, "dark", "light", "public")]
     assert all(v == views[0] for v in views) and views[0]["board"] == state["board"]
     assert all(perturb(state, viewer, random.Random(1)) is None for viewer in ("dark", "light", "public"))
+
+
+# ---- hostile files (issue 17 item 5): mutated orders, odd digits, 1 MB probes -----------------
+def test_mutated_order_files_raise_only_order_errors(capsys):
+    """2,000+ seeded mutations of valid orders at every stage of a game, odd digits and 1 MB
+    files: only OrderError(s), each naming its line, escape `parse`; what it accepts plays."""
+    from tests.support.network_fuzz import Tally, mutate, probes, run
+    states = playout(4)[:-1]
+    rng, tally = random.Random(17), Tally()
+    words = ["place", "move", "to", "c3", "h8", "a1", "c3-d5", "i9", "c10", "—", "d²", "e３"]
+    for i in range(2100):
+        state = states[i * 7 % len(states)]
+        player = GAME.due(state)[0]
+        text = mutate(GAME.random_orders(state, player, rng), rng, words)
+
+        def parse_and_play(lines, state=state, player=player):
+            GAME.resolve(state, {player: GAME.parse(state, player, lines)}, Dice(b"\0" * 32))
+        run(parse_and_play, [text], tally)
+    odd = [f"{verb}c{digit}" for verb in ("", "place ", "move d4 ") for digit in
+           ("²", "⑼", "３", "٣", "۳", "߂", "𝟙", "9" * 5000)]
+    run(lambda lines: GAME.parse(states[0], "dark", lines), odd + probes(), tally)
+    assert tally.crashes == [], "\n".join(tally.crashes[:10])
+    assert tally.files > 2100 and tally.accepted > 100 and tally.refused > 1000
+    with capsys.disabled():
+        print(f"\nNetwork parser fuzz: {tally.files} files, slowest {tally.slowest:.2f} s "
+              f"({tally.slowest_text[:20]!r}...)")
+
+
+# ---- self-play (issue 12 item 3) ---------------------------------------------------------------
+def test_the_bot_wins_when_it_can_and_blocks_a_win():
+    from gm.games.network import bot
+    cells = board("a4 c4 c6 e6 g4", "d2 f7 b7 g2 e8")
+    state = new({"position": "/".join(to_rows(cells)) + " d"})
+    for seed in range(5):  # a winning placement, whatever the shuffle
+        after, _ = play(state, "dark", bot.choose(state, "dark", random.Random(seed))["to"])
+        assert after["winner"] == "dark"
+    # a side threatened with a network next move blocks it whenever one move can (a few games)
+    from gm.games.network.board import from_rows
+    from gm.games.network.play import _played, legal_orders
+    blocked = 0
+    for seed in range(3):
+        for before in playout(seed)[:-1]:
+            side = before["to_move"]
+            cells = from_rows(before["board"])
+            if not bot._threats(before, cells, side):
+                continue
+            moves = list(legal_orders(before, side))
+            if any(bot._wins(cells, side, o) for o in moves):
+                continue  # it wins instead
+            can = [o for o in moves if not bot._threats(before, _played(cells, side, o), side)]
+            chosen = bot.choose(before, side, random.Random(seed))
+            if can:
+                assert not bot._threats(before, _played(cells, side, chosen), side)
+                blocked += 1
+    assert blocked >= 3
+    light_turn = new({"position": "/".join(to_rows(cells)) + " l"})
+    order = GAME.bot_orders(light_turn, "light")
+    assert GAME.bot_orders(light_turn, "light") == order  # the NMR bot replays the same
+    assert GAME.bot_orders(light_turn, "dark") is None  # not Dark's turn
+
+
+def test_simulation_figures_from_self_play():
+    finals = [playout(seed)[-1] for seed in range(6)]
+    figures = GAME.simulation_figures(finals)
+    assert figures["Dark (moves first) wins"] + figures["Light wins"] + figures["draws"] == 1
+    assert set(figures) >= {"draws by repetition", "games reaching the moving stage"}
+    assert all(GAME.outcome(s)["winners"] in ([s["sides"]["dark"]], [s["sides"]["light"]], []) for s in finals)

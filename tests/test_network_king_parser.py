@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,3 +71,43 @@ def test_random_turns_are_always_accepted(data):
     player = GAME.due(state)[0]
     text = GAME.random_orders(state, player, random.Random(data.draw(st.integers(0, 10**6))))
     GAME.parse(state, player, read_frame(text).lines)
+
+
+# ---- hostile files (issue 17 item 5): mutated orders, odd digits, 1 MB probes -----------------
+def test_mutated_order_files_raise_only_order_errors(capsys):
+    """2,000+ seeded mutations of valid orders at every stage (deck lists included), odd digits as
+    card numbers and 1 MB files: only OrderError(s), each naming its line, escape `parse`; what it
+    accepts plays."""
+    from tests.support.network_fuzz import Tally, mutate, probes, run
+    states = [s for s in POSITIONS if GAME.due(s)]
+    rng, tally = random.Random(17), Tally()
+    words = WORDS + ['"Ada Lovelace"', "²", "⑼", "１", "٣", "9" * 5000]
+    bases = {i: [GAME.random_orders(s, GAME.due(s)[0], rng) for _ in range(8)] for i, s in enumerate(states)}
+    for i in range(2100):
+        state = states[i * 5 % len(states)]
+        player = GAME.due(state)[0]
+        text = mutate(rng.choice(bases[i * 5 % len(states)]), rng, words)
+
+        def parse_and_play(lines, state=state, player=player):
+            GAME.resolve(state, {player: GAME.parse(state, player, lines)}, Dice(b"h" * 32))
+        run(parse_and_play, [text], tally)
+    start = states[0]
+    mover = GAME.due(start)[0]
+    odd = [f"hire {n} to Tokyo" for n in ("²", "⑼", "１", "٣", "۳", "߂", "𝟙", "9" * 5000, "0" * 20 + "1")]
+    odd += [f'hire 1 to Tokyo as Business; effect: draw "Ada Lovelace", bottom {n}' for n in ("²", "9" * 5000)]
+    run(lambda lines: GAME.parse(start, mover, lines), odd + probes(), tally)
+    assert tally.crashes == [], "\n".join(tally.crashes[:10])
+    assert tally.files > 2100 and tally.accepted > 100 and tally.refused > 1000
+    with capsys.disabled():
+        print(f"\nNetwork King parser fuzz: {tally.files} files, slowest {tally.slowest:.2f} s "
+              f"({tally.slowest_text[:20]!r}...)")
+
+
+def test_only_ascii_digits_number_a_card():
+    state = POSITIONS[1]
+    mover = GAME.due(state)[0]
+    for number in ("²", "１", "٣", "9" * 5000):
+        with pytest.raises(OrderErrors) as info:
+            GAME.parse(state, mover, read_frame(f"hire {number} to Tokyo", "o.txt").lines)
+        message = info.value.lines()[0]
+        assert message.startswith("o.txt:1:6: ") and len(message) < 200, message

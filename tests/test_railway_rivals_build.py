@@ -161,7 +161,7 @@ def test_the_map_image_is_drawn() -> None:
     orders = {"blue": parse(state, "blue", "round 1: (0609) 0710 ferry F1 1110"), "red": None}
     after, events = GAME.resolve(state, orders, Dice(b"x" * 32))
     figure = GAME.render(GAME.view(after, None), None, events=events)
-    assert figure.artists and any(t.get_text() == "Test Shire: after build turn 1" for t in figure.texts)
+    assert figure.artists and any(t.get_text() == "Test Shire: after build turn 1 of 6" for t in figure.texts)
 
 
 def test_the_campaign_s_bot_policy_builds_for_missing_companies(tmp_path) -> None:
@@ -177,3 +177,15 @@ def test_the_campaign_s_bot_policy_builds_for_missing_companies(tmp_path) -> Non
     resolved = engine.resolve(Campaign(tmp_path / "c"), force=True)
     state = Campaign(tmp_path / "c").state(1)
     assert resolved.nmr == ["blue", "red"] and state["track"]["blue"] and state["track"]["red"]
+
+
+def test_the_map_title_names_the_turn_the_report_names_and_new_track_has_its_own_key() -> None:
+    """The last build turn's map says 'after build turn 6 of 6', not the race round that comes next."""
+    state = shire(build_turn=6)
+    orders = {"blue": parse(state, "blue", "round 1: (0609) 0610"), "red": None}
+    after, events = GAME.resolve(state, orders, Dice(b"x" * 32))
+    assert after["stage"] == "operate" and after["last_turn"] == "build turn 6 of 6"
+    figure = GAME.render(GAME.view(after, None), None, events=events)
+    texts = {t.get_text() for t in figure.texts}
+    assert "Test Shire: after build turn 6 of 6" in texts
+    assert after["built"]["blue"] == [["0609", "0610"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from gm.dice import Dice
 from gm.engine import read_options
@@ -46,10 +47,11 @@ def test_a_tie_shares_the_place() -> None:
 
 def test_every_event_has_a_kind_and_text_and_names_players_only_by_reference(game) -> None:
     ids = set(game[0][0]["players"])
-    for _, after, events in game:
+    for _, _, events in game:
+        assert "&id" not in yaml.safe_dump(events)
         for event in events:
             assert isinstance(event.get("kind"), str) and isinstance(event.get("text"), str), event
-            assert "type" not in event
+            assert "type" not in event and "to" not in event  # `to` says who may read an event
             refs = set(re.findall(r"@\{([^{}]+)\}", event["text"]))
             assert refs <= ids, event["text"]
 
@@ -57,6 +59,7 @@ def test_every_event_has_a_kind_and_text_and_names_players_only_by_reference(gam
 def test_the_view_is_an_allow_list_that_holds_every_key(game) -> None:
     for _, after, _ in game:
         assert set(after) <= set(VIEW_KEYS), set(after) - set(VIEW_KEYS)
+        assert "&id" not in yaml.safe_dump(after)  # plain data: no list shared between keys
         assert GAME.view(after, "blue") == GAME.view(after, "public") == GAME.view(after, None) == after
 
 
@@ -99,3 +102,63 @@ def test_missed_race_orders_enter_nothing_by_default_and_the_bot_s_races_under_t
     after, _ = GAME.resolve(state, {"blue": blue, "red": bot}, Dice(b"t" * 32, fixed=[6, 6]))
     assert after["nmr"] == ["red"] and after["entries"]["1"]["red"]["paid"] == 10
     assert after["cash"] == {"blue": 30, "red": 30}
+
+
+def test_the_map_s_rules_data_is_the_game_s() -> None:
+    """The hex package keeps the numbers a map file gives (terms); the defaults and sectors are the game's."""
+    from gm.hexmap.mapfile import parse_map
+    from gm.games.railway_rivals.mapdata import country_fee, ferry_cost, ferry_use_fee, foreign_fee, sector
+
+    text = ('name: T\ngrid: {columns: 3, rows: 2}\nterrain: |\n  ..~\n  ..~\n'
+            'foreign:\n  - {name: Outland, hexes: ["0101"]}\n'
+            '  - {name: Dear, hexes: ["0201"], fee_per_hex: 3}\n'
+            'ferries:\n  - {id: F1, ends: ["0202", "0201"]}\n'
+            '  - {id: F2, ends: ["0202", "0201"], cost: 9, use_fee: 2}\n')
+    hexmap, errors = parse_map(text)
+    assert errors == []
+    outland, dear = hexmap.foreign
+    assert outland.terms == {} and foreign_fee(outland) == 1 and country_fee(hexmap, "Dear") == 3
+    plain, dear_ferry = hexmap.ferries
+    assert (ferry_cost(plain), ferry_use_fee(plain)) == (6, 5)
+    assert (ferry_cost(dear_ferry), ferry_use_fee(dear_ferry)) == (9, 2)
+    assert sector(21) == 2 and not hasattr(hexmap, "sector")
+    _, errors = parse_map(text.replace("fee_per_hex: 3", "fee_per_hex: -1"))
+    assert [e.message for e in errors] == ["foreign Dear: fee_per_hex must be at least 0, not -1"]
+
+
+def test_every_race_form_s_suggested_routes_can_be_entered(game) -> None:
+    """Uncommenting the form's suggestions (up to the entries allowed) gives orders that check clean."""
+    seen = 0
+    for before, _, _ in game:
+        if before["stage"] != "operate" or before["operate_phase"] != "races":
+            continue
+        for p in before["players"]:
+            form = GAME.order_form(GAME.view(before, p), p)
+            suggested = [line[2:] for line in form.splitlines() if line.startswith("# race ")]
+            seen += len(suggested)
+            text = "\n".join(suggested[:before["options"]["max_entries"]])
+            orders = GAME.parse(before, p, read_frame(f"player: {p}\n{text}", "form").lines)
+            assert len(orders["entries"]) == min(len(suggested), before["options"]["max_entries"])
+    assert seen
+
+
+def test_the_examples_in_build_forms_are_hexes_of_the_map(game) -> None:
+    from gm.games.railway_rivals.state import game_map
+    for before, _, _ in game:
+        if before["stage"] != "build":
+            continue
+        grid = game_map(before).grid
+        for p in before["players"]:
+            form = GAME.order_form(GAME.view(before, p), p)
+            labels = re.findall(r"\b\d{4}\b", form)
+            assert labels and all(grid.contains(h) for h in labels), form
+
+
+def test_simulation_figures_of_finished_games(game) -> None:
+    final = game[-1][1]
+    figures = GAME.simulation_figures([final, {"stage": "build"}])
+    cash = sorted(final["cash"].values(), reverse=True)
+    assert figures["winner's cash (mean)"] == cash[0]
+    assert figures["winning margin over the second (mean)"] == cash[0] - cash[1]
+    assert figures["race entries per game (mean)"] == sum(final["races_entered"].values())
+    assert GAME.simulation_figures([{"stage": "build"}]) == {}

@@ -18,7 +18,7 @@ from gm.games import get
 from gm.hexmap.mapfile import load_map
 from gm.orders import read_frame
 from gm.report import FORMATS, dice_block, render_report, template_context
-from gm.games.railway_rivals.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
+from gm.games.railway_rivals.operate.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
                                               schedule_problems, town_numbers)
 
 GAME = get("railway-rivals")
@@ -162,6 +162,13 @@ def test_operating_reports_in_every_format(game, fmt: str) -> None:
     n, after, events = by_phase["race round 2"]
     text = render_report(context(after, events, "blue", n), fmt, game_name=GAME.name)
     assert "race round 2" in text.lower() and "rolls" in text and "expansion after race round 2" in text.lower()
+    race = next(e for e in events if e["kind"] == "race" and e["finishers"])
+    assert len(race["lines"]) == len(race["finishers"])
+    for f, line in zip(race["finishers"], race["lines"]):  # every train's route and where it stood each turn
+        route, stood = line.split("; after each turn: ")
+        assert " ran " in route and len(stood.split(", ")) == len(f["trace"]) == len(f["rolls"])
+        assert fmt != "text" or f"    {line}\n" in text
+        assert fmt != "bbcode" or f"\n{line}\n" in text  # each on its own line
     n, after, events = by_phase["expansion after race round 2"]
     text = render_report(context(after, events, "blue", n), fmt, game_name=GAME.name)
     assert "budget 8" in text.lower() and "race round 3" in text.lower()
@@ -228,7 +235,7 @@ def test_the_cash_chart_draws_the_whole_game(game, tmp_path) -> None:
 
 
 def test_route_advice_fastest_and_cheapest() -> None:
-    from gm.games.railway_rivals.advice import advice_text, route_advice
+    from gm.games.railway_rivals.operate.advice import advice_text, route_advice
     from gm.games.railway_rivals.state import game_map
     state = GAME.apply_setup(FUZZ_STATE, {"track": {
         "blue": [[f"{c:02d}05", f"{c + 1:02d}05"] for c in range(2, 22)],
@@ -249,6 +256,34 @@ def test_gm_route_advises_and_suggests(tmp_path):
     camp = tmp_path / "rr"
     engine.new_campaign(camp, "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))
     result = CliRunner().invoke(main, ["route", str(camp), "Isengard", "Edoras", "--player", "blue"])
-    assert result.exit_code == 0 and "no track joins Isengard and Edoras" in result.output
+    assert result.exit_code == 1 and "no track joins Isengard and Edoras" in result.output
     result = CliRunner().invoke(main, ["route", str(camp), "Isengrad", "Edoras", "--player", "blue"])
     assert result.exit_code == 2 and 'did you mean "Isengard"?' in result.output
+
+
+def test_route_advice_says_when_a_route_is_over_the_cap() -> None:
+    from gm.games.railway_rivals.operate.advice import advice_text
+    from gm.games.railway_rivals.state import game_map
+    state = GAME.apply_setup(FUZZ_STATE, {"track": {"blue": [[f"{c:02d}05", f"{c + 1:02d}05"] for c in range(2, 22)]}})
+    text = advice_text(state, game_map(state), "red", "Westby", "Farby")
+    assert "fees 20 (20 to Blue)" in text
+    assert "it cannot be entered alone: it pays 20 to Blue, over the cap of 10 to one rival" in text
+
+
+def test_the_race_form_suggests_each_race_s_cheapest_enterable_route() -> None:
+    view = GAME.view(FUZZ_STATE, "red")
+    form = GAME.order_form(view, "red")
+    assert "#   race 1: Westby (11) to Eastby (21): fees 10 (10 to Blue), 12 pips" in form
+    assert "# race 1: 0205 0305 0405 0505 0605 0705 0805 0905 1005 1105 1205" in form
+    assert "#   race 2: Eastby (21) to Farby (31)  (every route costs one rival more than 10" not in form
+    chosen = form.replace("# race 1:", "race 1:")
+    orders = GAME.parse(FUZZ_STATE, "red", read_frame(chosen, "form").lines)
+    assert [e["race"] for e in orders["entries"]] == [1]
+
+
+def test_a_special_run_is_entered_as_the_form_writes_it() -> None:
+    """The form lists 'special run 13: ...'; any of the words may head the entry of any race."""
+    route = "Westby 0305 0405 0505 0605 0705 0805 0905 1005 1105 Eastby"
+    for header in ("special run 1:", "Special Run 1:", "run 1:", "race 1:"):
+        orders = GAME.parse(FUZZ_STATE, "red", read_frame(f"{header} {route}", "red.txt").lines)
+        assert [e["race"] for e in orders["entries"]] == [1], header

@@ -100,7 +100,7 @@ def test_total_and_unknown_words() -> None:
     state = new_game()
     assert errors_of(state, "round 1: (Isengard) 2520 total 2\nround 2: ferry\nround 4: (2520)") == [
         "orders.txt:1:32: 'total 2' but the builds of round 1 cost 1 pip",
-        "orders.txt:2:10: a segment starts with the hex or town it leaves from, in brackets: (2522) 2523 ...",
+        "orders.txt:2:10: a segment starts with the hex or town it leaves from, in brackets: (2519) 2518 2517 ...",
         "orders.txt:3:7: a build turn has rounds 1 to 3, not '4'",
     ]
 
@@ -155,3 +155,28 @@ def test_fuzz_only_order_errors_escape(lines: list[str], noise: str) -> None:
 
 FUZZ_STATE = new_game(track={**AT_2522["track"], "red": [["2522", "2523"], ["2523", "2524"], ["2524", "2525"]]})
 FUZZ_STATE["options"]["leapfrog"] = True
+
+
+SHIRE = str(MAPS / "shire.yaml")
+
+
+def test_a_round_over_its_die_is_one_error_not_three() -> None:
+    """Round 2 builds again the link that round 1 could not pay for, and round 3 goes on from there."""
+    state = new_game(SHIRE, dice=(2, 2, 6))
+    assert errors_of(state, "round 1: (Alpha) 0302 0402 0502\nround 2: (0402) 0502 0602\nround 3: (0602) 0702") == [
+        "orders.txt:1:28: round 1 builds 3 pips but its die is 2: 0502 needs 1 pip but only 0 of the die's 2 "
+        "are left"]
+
+
+def test_a_misspelt_town_is_one_error_not_two() -> None:
+    state = new_game(SHIRE, dice=(2, 2, 6))
+    assert errors_of(state, "round 1: (Alpha) 0302\nround 2: (0302) 0402 0502 Charlei\nround 3: (Charlie) 0702") == [
+        "orders.txt:2:27: unknown town 'Charlei' (did you mean \"Charlie\"?)"]
+    assert errors_of(state, "round 1: (Alpha) 0302\nround 2 (0302) 0402\nround 3: (0402) 0502") == [
+        "orders.txt:2:1: write the round as 'round 1:' (a number and a colon), e.g. round 1: (0202) 0302 0401"]
+
+
+def test_a_start_off_the_track_is_still_an_error_when_nothing_else_is_wrong() -> None:
+    state = new_game(SHIRE, dice=(2, 2, 6))
+    assert errors_of(state, "round 1: (Alpha) 0302\nround 3: (Charlie) 0702") == [
+        "orders.txt:2:10: Charlie (0602) is not on your track; a segment starts where your track is"]

@@ -1,6 +1,7 @@
 """Railway Rivals reports in every format, the order form, and the demo orders through the engine."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -47,10 +48,10 @@ def test_a_turn_report_in_every_format(fmt: str) -> None:
     if fmt == "html":
         assert "Test &lt;&amp;&gt; Shire" in text and "<table>" in text
     if fmt == "text":
-        assert "Great Western              20        0      0        1       0       6     15" in text
+        assert "Great Western              20        0      0        1         0       6     15" in text
         # each round's heading stands on its own line, the builds below it
         assert "\nROUND 1 (die 4)\n" in text and "\nROUND 1 (die 4) " not in text
-        assert "Green                      -4        1      5        0       0       0    -10" in text
+        assert "Green                      -4        1      5        0         0       0    -10" in text
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
@@ -84,3 +85,6 @@ def test_the_demo_orders_play_two_turns_whatever_the_dice(tmp_path: Path, master
     reports = campaign.turn_dir(2) / "reports"
     assert (reports / "map.png").stat().st_size > 10_000
     assert "YOUR ORDERS FOR BUILD TURN 3" in (reports / "blue.txt").read_text()
+    saved = (campaign.turn_dir(2) / "state.yaml").read_text(encoding="utf-8")
+    assert re.findall(r"'\d{4}'", saved) and not re.findall(r"(?<![\w'])\d{4}(?![\w'])", saved)  # labels quoted
+    assert "&id" not in saved  # no YAML anchors: the state shares no list between keys

@@ -204,17 +204,22 @@ def test_errors_all_reported_and_nothing_changed():
 
 def test_not_your_turn_and_missing_steps():
     state = position()
-    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt: it is ann's turn, not bob's"]
+    assert errors_of(state, "bob", "draw: deck\nplay: Ulm\n") == ["ann.txt:1:1: it is ann's turn, not bob's"]
     assert errors_of(state, "ann", "play: Augsburg left\n") == [
-        "ann.txt:1:1: phase 1: draw 1 card(s) before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
+        "ann.txt:1:1: phase 1: draw 1 card before playing ('draw: deck' or 'draw: display CITY'); the orders draw 0"]
     assert errors_of(state, "ann", "draw: deck\n") == [
-        "ann.txt:1:1: phase 2: play 1 card(s) ('play: CITY left|right|new'); the orders play 0"]
+        "ann.txt:1:1: phase 2: play 1 card ('play: CITY left|right|new'); the orders play 0"]
 
 
 def test_unseen_draw_is_noted_when_checking():
     orders = GAME.parse(position(), "ann", read_frame("draw: deck\nplay: Linz right\n").lines)
     assert orders["notes"] == ["line 2: Linz is not in your hand now: this play needs a card you draw this turn "
-                               "to be Linz"]
+                               "to be Linz. If it is not, your route is kept where the rules allow: Salzburg is "
+                               "played at the right end instead (the default play); the rest of the turn follows "
+                               "the default rules (no scoring)."]
+    carrier = GAME.parse(position(), "ann", read_frame("official: carrier\ndraw: deck\nplay: Salzburg right\n"
+                                                       "play: Linz right\n").lines)
+    assert "this second play is skipped" in carrier["notes"][0]
 
 
 def test_failed_step_is_told_only_to_its_player():
@@ -320,3 +325,24 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
     assert "Map 2 is a reconstruction" not in bob  # the warning is on the image, the report names the map
     assert (camp / "turns" / "001" / "reports" / "map-bob.png").is_file()
     assert json.loads(gm("show", camp, "--json"))["state"]["routes"]["ann"] == [first]
+
+
+def test_pictures_share_one_base_and_png_needs_no_matplotlib(tmp_path):
+    """Issue 16: the PNG is drawn by Pillow (matplotlib stays unloaded); the viewers of one position
+    share one base picture, each with an overlay of their own; SVG is still drawn by matplotlib."""
+    code = ("import sys; from gm.games import get; from gm.dice import Dice; from gm.viewing import picture, seen_by\n"
+            "from gm.games.thurn_und_taxis import picture as pic\n"
+            "g = get('thurn-und-taxis'); s = g.setup('map1', ['ann', 'bob'], {}, Dice(b'x'))\n"
+            "s = g.apply_setup(s, {'routes': {'ann': ['München', 'Passau'], 'bob': ['Ulm']}, 'houses': {'bob': ['Ulm']}})\n"
+            "ps = [{'id': 'ann', 'name': 'Ann', 'colour': ''}, {'id': 'bob', 'name': 'Bob', 'colour': ''}]\n"
+            "png = {v: picture(g, seen_by(g, s, [], v, ps)) for v in ('ann', 'bob', 'public', 'gm')}\n"
+            "assert len(pic._BASES) == 1, len(pic._BASES)\n"
+            "assert png['ann'] != png['bob'] and all(p.startswith(b'\\x89PNG') for p in png.values())\n"
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+    from gm.viewing import picture, seen_by
+    state = new_state(routes={"ann": ["München", "Passau"]})
+    svg = picture(GAME, seen_by(GAME, state, [], "ann", [{"id": "ann", "name": "Ann", "colour": ""}]), "svg")
+    assert b"<svg" in svg[:400]

@@ -2,7 +2,6 @@
 view, visible events or report (all four formats), and the view does not depend on hidden cards."""
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -13,7 +12,8 @@ from gm.dice import Dice
 from gm.games import get
 from gm.orders import read_frame
 from gm.report import dice_block, render_report, template_context
-from gm.viewing import visible_events
+from gm.viewing import picture, seen_by, visible_events
+from support.hidden_thurn_und_taxis import perturb
 
 GAME = get("thurn-und-taxis")
 FORMATS = ("text", "markdown", "bbcode", "html")
@@ -34,23 +34,6 @@ def games(seeds, map_name, players):
             after, events = GAME.resolve(state, {player: orders}, Dice(b"secret %d %d" % (seed, turn)))
             yield state, after, events
             state = after
-
-
-def perturbed(state, viewer, rng):
-    """The same position with every card ``viewer`` cannot see moved around: other hands
-    exchanged with deck and discard cards (sizes kept), the deck and discard pile reordered."""
-    new = copy.deepcopy(state)
-    hidden = list(new["deck"]) + list(new["discard"])
-    others = [p for p in new["players"] if p != viewer]
-    for p in others:
-        hidden += new["hands"][p]
-    rng.shuffle(hidden)
-    for p in others:
-        n = len(new["hands"][p])
-        new["hands"][p], hidden = hidden[:n], hidden[n:]
-    n = len(new["deck"])
-    new["deck"], new["discard"] = hidden[:n], hidden[n:]
-    return new
 
 
 def held_only_by_others(state, viewer, public_events_json):
@@ -81,7 +64,7 @@ def test_views_hold_no_other_hand(map_name, players):
             assert "deck" not in view and "discard" not in view
             assert view["hand_sizes"] == {p: len(after["hands"][p]) for p in players}
             # the view is the same whatever the hidden cards are
-            assert GAME.view(perturbed(after, viewer, rng), viewer) == view
+            assert GAME.view(perturb(after, viewer, rng), viewer) == view
             checked += 1
     assert checked > 200
 
@@ -120,3 +103,41 @@ def test_gm_report_shows_every_hand():
     assert "Lodz" in text.split("HANDS (GM only)")[1] and "Basel" in text.split("HANDS (GM only)")[1]
     ann = render_report(context(state, [], "ann"), "text", game_name=GAME.name)
     assert "YOUR HAND: Lodz" in ann and "HANDS (GM only)" not in ann
+
+
+def _with_other_cards(events, viewer, rng, cards):
+    """The events with every card another player drew from the deck replaced: what ``viewer`` may
+    not know (the GM's events name it; the convention must keep it from ``viewer``)."""
+    out = []
+    for event in events:
+        event = dict(event)
+        if event.get("source") == "deck" and event.get("player") != viewer and "card" in event:
+            other = rng.choice([c for c in cards if c != event["card"]])
+            event["text"] = event["text"].replace(event["card"], other)
+            event["card"] = other
+        out.append(event)
+    return out
+
+
+@pytest.mark.parametrize("map_name,players", [("map1", ("ann", "bob", "cy")), ("map2", ("ann", "bob"))])
+def test_what_a_viewer_gets_does_not_depend_on_what_they_cannot_see(map_name, players):
+    """Through the one door (gm.viewing.seen_by): the view, the events and the order form a viewer
+    gets stay the same when other hands, the deck, the discard pile and the cards drawn by others
+    change; so does the picture (checked on a few turns)."""
+    rng = random.Random(5)
+    public = [{"id": p, "name": p.title(), "colour": ""} for p in players]
+    cards = sorted(set(GAME.view(GAME.setup(map_name, list(players), {}, Dice(b"x")), None)["deck"]))
+    changed = pictured = 0
+    for turn, (_before, after, events) in enumerate(games((31,), map_name, players)):
+        for viewer in list(players) + ["public"]:
+            other = perturb(after, viewer, rng)
+            if other is None:
+                continue
+            changed += 1
+            seen = seen_by(GAME, after, events, viewer, public)
+            again = seen_by(GAME, other, _with_other_cards(events, viewer, rng, cards), viewer, public)
+            assert (again.view, again.events, again.order_form) == (seen.view, seen.events, seen.order_form)
+            if turn % 25 == 1 and viewer in ("bob", "public"):
+                assert picture(GAME, again) == picture(GAME, seen)
+                pictured += 1
+    assert changed > 50 and pictured >= 2

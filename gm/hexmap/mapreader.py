@@ -15,8 +15,11 @@ MAP_KEYS = ("name", "grid", "terrain", "rivers", "wide_rivers", "impassable_side
 GRID_KEYS = ("columns", "rows", "low_columns")
 TOWN_KEYS = ("name", "hex", "small", "same_as")
 SPECIAL_KEYS = ("name", "hexes")
-FOREIGN_KEYS = ("name", "hexes", "entry_hexes", "permitted_routes", "fee_per_hex")
-FERRY_KEYS = ("id", "ends", "cost", "use_fee")
+# the numbers a file may give a country or a ferry: kept as read, their meaning is the game's
+FOREIGN_TERMS = ("fee_per_hex",)
+FERRY_TERMS = ("cost", "use_fee")
+FOREIGN_KEYS = ("name", "hexes", "entry_hexes", "permitted_routes") + FOREIGN_TERMS
+FERRY_KEYS = ("id", "ends") + FERRY_TERMS
 LETTERS = "".join(TERRAIN_NAMES)
 LETTER_HELP = ", ".join(f"{k} {v}" for k, v in TERRAIN_NAMES.items())
 
@@ -294,8 +297,7 @@ class MapReader(NodeReader):
                 route = self.read_route(route_node, f"{what}: route {number}", set(hexes))
                 if route:
                     routes.append(route)
-            fee = self.integer(fields["fee_per_hex"], f"{what}: fee_per_hex", low=0) if "fee_per_hex" in fields else 1
-            countries.append(Foreign(name, hexes, entries, routes, fee if fee is not None else 1))
+            countries.append(Foreign(name, hexes, entries, routes, self.terms(fields, FOREIGN_TERMS, what)))
         return countries
 
     def read_route(self, node: Node, what: str, foreign_hexes: set[str]) -> list[str] | None:
@@ -335,11 +337,20 @@ class MapReader(NodeReader):
                     self.error(end_node, f"{what}: end {label} is not on a coast (a land hex next to sea or lake)")
             if len(ends) == 2 and ends[0] == ends[1]:
                 self.error(fields["ends"], f"{what}: both ends are {ends[0]}")
-            cost = self.integer(fields["cost"], f"{what}: cost", low=0) if "cost" in fields else 6
-            fee = self.integer(fields["use_fee"], f"{what}: use_fee", low=0) if "use_fee" in fields else 5
-            if len(ends) == 2 and ferry_id and cost is not None and fee is not None:
-                ferries.append(Ferry(ferry_id, ends, cost, fee))
+            terms = self.terms(fields, FERRY_TERMS, what)
+            if len(ends) == 2 and ferry_id:
+                ferries.append(Ferry(ferry_id, ends, terms))
         return ferries
+
+    def terms(self, fields: dict[str, Node], keys: tuple[str, ...], what: str) -> dict[str, int]:
+        """The numbers given for ``keys`` (whole numbers, at least 0), as read; a wrong one is an error."""
+        out = {}
+        for key in keys:
+            if key in fields:
+                value = self.integer(fields[key], f"{what}: {key}", low=0)
+                if value is not None:
+                    out[key] = value
+        return out
 
     def is_coast(self, label: str) -> bool:
         assert self.grid is not None

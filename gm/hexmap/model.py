@@ -1,8 +1,15 @@
-"""What a loaded hex map holds: terrain, rivers, towns, foreign countries, ferries — plain, read-only data."""
+"""What a loaded hex map holds: terrain, rivers, towns, foreign countries, ferries — plain, read-only data.
+
+The map holds what the file says and no game's rules: the numbers a file gives a foreign country or a
+ferry (fees, costs) are kept as read in ``terms``; the game that plays the map gives them their
+meaning and their defaults (Railway Rivals: gm/games/railway_rivals/mapdata.py), as it does the
+sectors of its town numbers.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 from gm.hexmap.grid import Grid, side_label
 from gm.names import fold
@@ -29,23 +36,38 @@ class Town:
 
 @dataclass(frozen=True)
 class Foreign:
-    """A foreign country: its hexes, where players may enter, the routes they may build through it."""
+    """A foreign country: its hexes, where players may enter, the routes they may build through it;
+    ``terms``: the numbers the file gives it (e.g. fee_per_hex), as read."""
 
     name: str
     hexes: list[str]
     entry_hexes: list[str]
     permitted_routes: list[list[str]]
-    fee_per_hex: int = 1
+    terms: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def fee_per_hex(self) -> int | None:
+        """The file's fee_per_hex, or None (kept for map drawing; games read ``terms`` with their defaults)."""
+        return self.terms.get("fee_per_hex")
 
 
 @dataclass(frozen=True)
 class Ferry:
-    """A ferry that may be built between two coast hexes, for ``cost``; rivals pay ``use_fee`` to use it."""
+    """A ferry site between two coast hexes; ``terms``: the numbers the file gives it (cost, use_fee)."""
 
     id: str
     ends: list[str]
-    cost: int = 6
-    use_fee: int = 5
+    terms: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def cost(self) -> int | None:
+        """The file's cost, or None (kept for map drawing; games read ``terms`` with their defaults)."""
+        return self.terms.get("cost")
+
+    @property
+    def use_fee(self) -> int | None:
+        """The file's use_fee, or None (kept for map drawing; games read ``terms`` with their defaults)."""
+        return self.terms.get("use_fee")
 
 
 @dataclass
@@ -116,11 +138,6 @@ class HexMap:
     def town_by_name(self, name: str) -> Town | None:
         """The town called ``name``, ignoring case and accents, or None."""
         return self._by_fold.get(fold(name))
-
-    @staticmethod
-    def sector(number: int) -> int:
-        """The sector of a town number: its first digit (34 -> 3)."""
-        return int(number) // 10
 
     # --- foreign countries and ferries -----------------------------------------------------
     def foreign_at(self, label: str) -> Foreign | None:

@@ -18,6 +18,7 @@ from .cards import Cards, load_cards
 from .data import GameMap, load_map, shipped
 from .ending import outcome, simulation_figures
 from .orders import empty_orders, parse_orders
+from .rules import counted
 from .setup_state import apply_setup, new_game
 from .turn import resolve_turn
 
@@ -106,8 +107,8 @@ class ImperialNetwork(Game):
         return parse_orders(state, gmap, cards, player, lines)
 
     def check_notes(self, orders: Orders) -> list[str]:
-        return [f"buy (ranked): {len(orders['buy'])} choice(s); trains (ranked): {len(orders['trains'])} line(s); "
-                f"routes: {len(orders['routes'])}"]
+        return [f"buy (ranked): {counted(len(orders['buy']), 'choice')}; trains (ranked): "
+                f"{counted(len(orders['trains']), 'line')}; routes: {len(orders['routes'])}"] + list(orders.get("notes") or [])
 
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         if state["winners"] is not None:

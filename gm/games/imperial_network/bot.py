@@ -10,13 +10,13 @@ from typing import Any
 from ..base import State
 from .cards import Cards
 from .data import GameMap, line_key
-from .rules import building_refusal, closed_lines, price
+from .rules import building_refusal, closed_lines, missing_permits, price
 
 
 
-@lru_cache(maxsize=8)
-def paths(gmap: GameMap) -> dict[str, dict[str, list[str]]]:
-    """Fewest-lines paths between every two cities."""
+@lru_cache(maxsize=64)
+def paths(gmap: GameMap, blocked: frozenset[str] = frozenset()) -> dict[str, dict[str, list[str]]]:
+    """Fewest-lines paths between every two cities, through no ``blocked`` city ([] when none)."""
     out: dict[str, dict[str, list[str]]] = {}
     for start in gmap.cities:
         prev = {start: None}
@@ -24,17 +24,24 @@ def paths(gmap: GameMap) -> dict[str, dict[str, list[str]]]:
         while todo:
             city = todo.popleft()
             for n in gmap.neighbours[city]:
-                if n not in prev:
+                if n not in prev and n not in blocked:
                     prev[n] = city
                     todo.append(n)
         out[start] = {}
         for end in gmap.cities:
-            path, c = [], end
+            path, c = [], end if end in prev else None
             while c is not None:
                 path.append(c)
                 c = prev[c]
             out[start][end] = path[::-1]
     return out
+
+
+def open_paths(state: State, gmap: GameMap, player: str) -> dict[str, dict[str, list[str]]]:
+    """Paths the player's trains may run: no Foreign city without its permit (unless annexed)."""
+    blocked = frozenset(c for c, city in gmap.cities.items() if city.kind == "foreign"
+                        and city.country not in state["annexed"] and f"permit {city.country}" not in state["permits"][player])
+    return paths(gmap, blocked)
 
 
 def route_value(gmap: GameMap, buildings: dict[str, str], kind: str, path: list[str]) -> int:
@@ -48,14 +55,14 @@ def route_value(gmap: GameMap, buildings: dict[str, str], kind: str, path: list[
 
 def candidate_routes(state: State, gmap: GameMap, player: str, closed: set[str]) -> list[tuple[float, list[str]]]:
     buildings = state["buildings"][player]
-    table = paths(gmap)
+    table = open_paths(state, gmap, player)
     out = []
     for kind in ("factory",) if state["war"] else ("station", "factory"):
         cities = sorted(c for c, k in buildings.items() if k == kind)
         for i, a in enumerate(cities):
             for b in cities[i + 1:]:
                 path = table[a][b]
-                if len(path) > 6 or any(line_key(x, y) in closed for x, y in zip(path, path[1:])):
+                if not path or len(path) > 6 or any(line_key(x, y) in closed for x, y in zip(path, path[1:])):
                     continue
                 value = route_value(gmap, buildings, kind, path) * (1.3 if kind == "factory" else 1.0)
                 if value > 0:
@@ -64,20 +71,29 @@ def candidate_routes(state: State, gmap: GameMap, player: str, closed: set[str])
 
 
 def _front_lines(state, gmap, player, closed) -> list[str]:
-    """Ranked lines that bring each barracks to the front: the shortest path first, then the
-    other lines out of the barracks city (another player may fill a line first)."""
+    """Ranked lines that bring each barracks to the front, the barracks nearest the front first:
+    for each, the paths to up to three front-line cities (single-track lines count as longer:
+    another player may fill them first), then the other lines out of a barracks on the front."""
     front = set(gmap.front_line(state["war"]["target"]))
-    table = paths(gmap)
-    out: list[str] = []
-    for city, kind in sorted(state["buildings"][player].items()):
+    table = open_paths(state, gmap, player)
+
+    def cost(path: list[str]) -> float:
+        return len(path) - 1 + sum(0.5 for a, b in zip(path, path[1:]) if gmap.lines[line_key(a, b)].capacity == 1)
+
+    plans = []
+    for city, kind in state["buildings"][player].items():
         if kind != "barracks":
             continue
-        best = min((table[city][f] for f in front), key=len)
-        keys = [line_key(a, b) for a, b in zip(best, best[1:])]
-        if len(keys) > 4 or closed & set(keys):
-            continue
+        reach = sorted((table[city][f] for f in front if table[city][f]), key=lambda p: (cost(p), p))
+        reach = [p for p in reach if len(p) <= 5 and not closed & {line_key(a, b) for a, b in zip(p, p[1:])}][:3]
+        if reach:
+            plans.append((cost(reach[0]), city, reach))
+    out: list[str] = []
+    for _, city, reach in sorted(plans):
+        keys = [line_key(a, b) for path in reach for a, b in zip(path, path[1:])]
         spare = [line_key(city, n) for n in gmap.neighbours[city]
-                 if line_key(city, n) not in closed and (n in front or city in front)]
+                 if line_key(city, n) not in closed and city in front
+                 and not missing_permits(state, gmap, player, line_key(city, n))]
         for key in keys + spare:
             if key not in out:
                 out.append(key)
@@ -107,10 +123,11 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
     cash = state["cash"][player]
     market_kinds = {c.rsplit("-", 1)[0] for c in state["market"] if cards.info(c)["type"] == "building"}
     buildings = state["buildings"][player]
-    table = paths(gmap)
+    table = open_paths(state, gmap, player)
     options: list[tuple[float, str]] = []
     war = state["war"]
-    kinds = ["barracks", "factory", "station"] if war else ["factory", "station"]
+    # in war a station costs double and earns nothing: money spent on it is capital lost
+    kinds = ["barracks", "factory"] if war else ["factory", "station"]
     for kind in kinds:
         if kind not in market_kinds or price(state, cards, f"{kind}-1") > cash:
             continue
@@ -118,12 +135,14 @@ def plan_buys(state, gmap, cards, player, rng) -> list[str]:
             if building_refusal(state, gmap, player, kind, city):
                 continue
             if war and kind == "barracks":
-                front = gmap.front_line(war["target"])
-                score = 100.0 - min(len(table[city][f]) for f in front)
+                reach = [len(table[city][f]) for f in gmap.front_line(war["target"]) if table[city][f]]
+                if not reach:
+                    continue
+                score = 200.0 / min(reach)  # on the front 200, one line away 100: noise must not swamp it
             else:
                 mates = [b for b, k in buildings.items() if k == kind]
                 pairs = [route_value(gmap, buildings, kind, table[city][m]) / (len(table[city][m]) - 1)
-                         for m in mates if len(table[city][m]) <= 5]
+                         for m in mates if 1 < len(table[city][m]) <= 5]
                 best_mate = max(gmap.cities[n].value for n in gmap.neighbours[city])
                 score = max(pairs) if pairs else (c.value + best_mate) / 3
                 score *= 1.5 if kind == "factory" else 1.0
@@ -180,7 +199,9 @@ def write_orders(state: State, gmap: GameMap, cards: Cards, player: str, rng: ra
     lines += ["route: " + " ".join(r) for r in routes]
     lines.append(f"factory: {_factory_order(state, gmap, cards, player, trains)}")
     war = state["war"]
-    if war and state["cash"][player] >= cards.cost["factory"] and not any(b.startswith("barracks") for b in buys):
+    # converting costs a factory's price for barracks worth less: a last resort, when the war has
+    # stalled and there is nothing to buy (any purchase keeps the Empire from exhaustion)
+    if war and war["turns"] >= 2 and not buys and state["cash"][player] >= cards.cost["factory"]:
         factories = sorted(c for c, k in state["buildings"][player].items() if k == "factory")
         if factories:
             front = gmap.front_line(war["target"])

@@ -13,7 +13,18 @@ from ...dice import Dice
 from ..base import State
 from .cards import Cards
 from .data import GameMap
+from .rules import counted
 
+
+
+PEACE_TURNS = 1  # turns of peace after a won war before the next War! begins [gm, balance]
+
+
+def may_start_war(state: State) -> bool:
+    """No war on, and the last one ended at least PEACE_TURNS turns ago (the next deal is at the
+    end of this turn: a war won in turn t leaves turn t+1 in peace)."""
+    ended = state.get("peace_since")
+    return not state["war"] and (ended is None or state["turn"] - ended >= PEACE_TURNS)
 
 
 def _draw(state: State, dice: Dice, pile: str, discard: str, label: str) -> Any:
@@ -40,7 +51,7 @@ def deal(state: State, gmap: GameMap, cards: Cards, dice: Dice, log: list[dict],
             log.append({"kind": "event_end", "text": f"{name} is over."})
             state["discard"].append(state["event"]["card"])
             state["event"] = None
-    if not state["war"] and state["war_queue"]:
+    if state["war_queue"] and may_start_war(state):
         start_war(state, cards, state["war_queue"].pop(0), log)
     if state["market"] and not first:  # the card that lay longest goes: a market never stalls
         old = state["market"].pop(0)
@@ -79,16 +90,18 @@ def _reveal(state: State, gmap: GameMap, cards: Cards, card: str, log: list[dict
         if country in state["annexed"]:
             log.append({"kind": "war", "text": f"{info['name']}: {country} is already annexed; "
                         "the card leaves the game."})
-        elif state["war"] or state["war_queue"]:
+        elif state["war"] or state["war_queue"] or not may_start_war(state):
             state["war_queue"].append(card)
-            log.append({"kind": "war", "text": f"{info['name']} is declared: it begins when the war in progress ends."})
+            when = ("when the war in progress ends" if state["war"] or len(state["war_queue"]) > 1
+                    else "after a turn of peace")
+            log.append({"kind": "war", "text": f"{info['name']} is declared: it begins {when}."})
         else:
             start_war(state, cards, card, log)
         return
     if state["event"]:
         state["discard"].append(state["event"]["card"])
     state["event"] = {"card": card, "turns_left": info["turns"]}
-    text = f"Event: {info['name']} for {info['turns']} turn(s)."
+    text = f"Event: {info['name']} for {counted(info['turns'], 'turn')}."
     if info["kind"] == "trade_treaty":
         opened = [c for c in gmap.country_cities(info["country"]) if c not in state["open_cities"]]
         state["open_cities"] = sorted(state["open_cities"] + opened)

@@ -18,13 +18,16 @@ from ...orders import OrderLine, collect
 from ..base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap, line_key
-from .rules import building_refusal, closed_lines
+from .rules import building_refusal, closed_lines, missing_permits
 
 KEYWORDS = ("buy", "place", "trains", "route", "factory", "convert")
+MAX_LINE = 1000    # characters: a long ranked list of trains fits easily
+MAX_ERRORS = 50    # a file this wrong is not worth reading on: the rest is named as not read
+_COUNT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: '²' or '３' pass str.isdigit() but are no count
 
 
 def empty_orders() -> dict[str, Any]:
-    return {"buy": [], "place": [], "trains": [], "routes": [], "factory": None, "convert": []}
+    return {"buy": [], "place": [], "trains": [], "routes": [], "factory": None, "convert": [], "notes": []}
 
 
 def split_items(text: str, start: int, seps: str = ";,") -> list[tuple[int, str]]:
@@ -46,6 +49,7 @@ class Reader:
         self.orders = empty_orders()
         self.errors: list[OrderError] = []
         self.route_lines: dict[str, int] = {}
+        self.train_at: dict[str, tuple[OrderLine, int]] = {}
 
     def city(self, line: OrderLine, offset: int, text: str) -> str | None:
         found = self.gmap.city(text)
@@ -54,7 +58,15 @@ class Reader:
         return found
 
     def read(self, lines: list[OrderLine]) -> dict[str, Any]:
-        for line in lines:
+        for n, line in enumerate(lines):
+            if len(self.errors) >= MAX_ERRORS:
+                self.errors.append(line.error(f"too many errors: this line and the {len(lines) - n - 1} after it "
+                                              "were not read"))
+                break
+            if len(line.text) > MAX_LINE:
+                self.errors.append(line.syntax(f"this line is {len(line.text)} characters long, more than an order "
+                                               f"line takes ({MAX_LINE}); split the list over several lines"))
+                continue
             head, colon, rest = line.text.partition(":")
             key = match(head.strip(), KEYWORDS) or match(head.strip().rstrip("s"), KEYWORDS)
             if not colon or key is None:
@@ -63,8 +75,29 @@ class Reader:
                 continue
             start = len(head) + 1
             getattr(self, f"read_{key}")(line, start + len(rest) - len(rest.lstrip()), rest.strip())
-        collect(self.errors)
+        self.check_permits()
+        collect(capped(self.errors, lines[0].file if lines else ""))
         return self.orders
+
+    def check_permits(self) -> None:
+        """A train into a Foreign country needs its operating permit: held, or bought this turn
+        (buying comes before the trains; the line is passed over if the purchase fails)."""
+        buying = {item["card"] for item in self.orders["buy"] if "card" in item}
+        for key, (line, offset) in self.train_at.items():
+            lacking = missing_permits(self.state, self.gmap, self.player, key)
+            if not lacking:
+                continue
+            unbought = [c for c in lacking if f"permit {c}" not in buying]
+            if unbought:
+                names = " and the ".join(unbought)
+                buy = "; ".join(f"permit {c}" for c in unbought)
+                self.errors.append(line.error(f"{key} enters {' and '.join(lacking)} (Foreign): a train there needs "
+                                              f"the {names} operating permit, which you do not hold (buy it first: "
+                                              f"'buy: {buy}')", offset))
+            else:
+                self.orders["notes"].append(f"line {line.number}: {key} needs the {' and the '.join(lacking)} "
+                                            "permit: your train goes there only if you buy it this turn, "
+                                            "else the line is passed over")
 
     # ---- buy and place ------------------------------------------------------------------
     def read_buy(self, line: OrderLine, start: int, text: str) -> None:
@@ -179,6 +212,7 @@ class Reader:
                 self.errors.append(line.error(f"{key} is a mountain line closed by the Cold Winter", offset))
             else:
                 self.orders["trains"].append(key)
+                self.train_at[key] = (line, offset)
 
     def read_route(self, line: OrderLine, start: int, text: str) -> None:
         words = [(m.start() + start, m.group(0)) for m in re.finditer(r"[^\s,\-]+", text)]
@@ -214,10 +248,12 @@ class Reader:
             self.errors.append(line.error("a second 'factory:' line", 0))
         elif low in ("all", "none"):
             self.orders["factory"] = 0 if low == "none" else "all"
-        elif low.isdigit():
+        elif _COUNT.fullmatch(low):
             self.orders["factory"] = int(low)
         else:
-            self.errors.append(line.syntax(f"factory: takes a number of trains, 'all' or 'none', not {text!r}", start))
+            shown = text if len(text) <= 20 else text[:20] + "..."
+            self.errors.append(line.syntax(f"factory: takes a number of trains (0 to 999, in digits 0-9), 'all' or "
+                                           f"'none', not {shown!r}", start))
 
     def read_convert(self, line: OrderLine, start: int, text: str) -> None:
         for offset, item in split_items(text, start, ";,"):
@@ -230,6 +266,16 @@ class Reader:
                 self.errors.append(line.error(f"you have no factory in {city}", offset))
             elif city not in self.orders["convert"]:
                 self.orders["convert"].append(city)
+
+
+def capped(errors: list[OrderError], file: str) -> list[OrderError]:
+    """At most MAX_ERRORS errors, then one line saying how many more there are."""
+    if len(errors) <= MAX_ERRORS + 1:  # the last may say the rest of the file was not read
+        return errors
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    rest = errors[MAX_ERRORS:]
+    return errors[:MAX_ERRORS] + [OrderError(f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}", line=rest[0].line, col=rest[0].col,
+                                             file=file)]
 
 
 def parse_orders(state: State, gmap: GameMap, cards: Cards, player: str, lines: list[OrderLine]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from ..base import State, player_ref
 from .cards import Cards
 from .data import GameMap
 from .income import route_income
-from .rules import capital, joined, player_lines
+from .rules import capital, counted, joined, player_lines
 
 
 
@@ -44,7 +44,7 @@ def profit(state: State, gmap: GameMap, cards: Cards, orders: dict, log: list[di
                               "trains_bought": bought, "extras": extras, "cash": cash_in}
         lost = goods - bought * cards.train_cost if war else 0
         text = (f"{player_ref(p)} earns {cash_in} RM (stations {stations}, factories {goods}"
-                f"{', bonuses ' + str(sum(e['amount'] for e in extras)) if extras else ''}) and buys {bought} train(s)"
+                f"{', bonuses ' + str(sum(e['amount'] for e in extras)) if extras else ''}) and buys {counted(bought, 'train')}"
                 f"{f'; {lost} RM of factory money goes to the army' if lost else ''}.")
         log.append({"kind": "profit", "player": p, "text": text})
 
@@ -88,6 +88,7 @@ def war_outcome(state: State, gmap: GameMap, cards: Cards, progress: bool, log: 
         state["annexed"] = sorted(state["annexed"] + [country])
         state["war_discard"] += war["cards"]
         state["war"] = None
+        state["peace_since"] = state["turn"]
         log.append({"kind": "war_won", "text": f"The war against {country} is won: {troops} troops "
                     f"({parts}) against {war['target_troops']}. {country} is annexed."})
         return

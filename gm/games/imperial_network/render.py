@@ -10,6 +10,7 @@ from typing import Any
 
 from ..base import player_colours, player_names
 from .data import GameMap
+from .layout import TAG_STEP
 
 KIND_COLOURS = {"prussian": "#4d4d4d", "german": "#e8c547", "allied": "#7fb77e", "foreign": "#c9c9d6"}
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -55,13 +56,7 @@ def draw_map(gmap: GameMap, view: dict[str, Any], campaign_players: list[dict] |
         kind = "allied" if city.country in annexed else city.kind
         ax.scatter([x], [y], s=city.value * 4, color=KIND_COLOURS[kind], edgecolor="black",
                    linewidth=2.5 if town in front else 0.6, zorder=3)
-        ax.annotate(town, (x, y), xytext=(0, -9 - city.value / 8), textcoords="offset points",
-                    ha="center", fontsize=6.5, zorder=4)
-        marks = [(p, view["buildings"][p][town]) for p in players if town in view["buildings"][p]]
-        for i, (p, kind_) in enumerate(marks):
-            ax.annotate(LETTER[kind_], (x, y), xytext=(7 + 7 * i, 4), textcoords="offset points", fontsize=7,
-                        fontweight="bold", color="white", zorder=5,
-                        bbox={"boxstyle": "square,pad=0.1", "fc": colour[p], "ec": "none"})
+    _names_and_tags(fig, ax, gmap, view, xy, colour)
     title = gmap.name if view["turn"] is None else f"{gmap.name}, after turn {view['turn']}"
     if view["war"]:
         title += f" (war against {view['war']['target']}: {view['war']['target_troops']} troops needed)"
@@ -82,6 +77,36 @@ def draw_map(gmap: GameMap, view: dict[str, Any], campaign_players: list[dict] |
     else:
         chart.set_visible(False)
     return fig
+
+
+def _names_and_tags(fig, ax, gmap: GameMap, view: dict[str, Any], xy: dict[str, tuple[float, float]],
+                    colour: dict[str, str]) -> None:
+    """City names and building tags where they cover no other name, tag, city or line (layout.py)."""
+    from .layout import Layout, line_samples, text_size
+    xs, ys = [p[0] for p in xy.values()], [p[1] for p in xy.values()]
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+    ax.set_ylim(min(ys) - 0.5, max(ys) + 0.5)
+    ax.apply_aspect()
+    scale = 72 / fig.dpi
+    at = {c: tuple(v * scale for v in ax.transData.transform(xy[c])) for c in gmap.cities}
+    discs = {c: (at[c], math.sqrt(city.value * 4) / 2 + 1.5) for c, city in gmap.cities.items()}
+    segments = [(at[line.ends[0]], at[line.ends[1]]) for line in gmap.lines.values()]
+    layout = Layout(discs, line_samples(segments, list(discs.values())))
+    biggest_first = sorted(gmap.cities, key=lambda c: (-gmap.cities[c].value, c))
+    for town in biggest_first:
+        marks = [(p, view["buildings"][p][town]) for p in view["players"] if town in view["buildings"][p]]
+        if not marks:
+            continue
+        dx, dy = layout.place_tags(town, len(marks))
+        for i, (p, kind) in enumerate(marks):
+            ax.annotate(LETTER[kind], xy[town], xytext=(dx + TAG_STEP * i, dy), textcoords="offset points",
+                        fontsize=7, fontweight="bold", color="white", ha="center", va="center", zorder=6,
+                        bbox={"boxstyle": "square,pad=0.1", "fc": colour[p], "ec": "none"})
+    for town in biggest_first:
+        dx, dy = layout.place_name(town, *text_size(town, 6.5))
+        ax.annotate(town, xy[town], xytext=(dx, dy), textcoords="offset points", ha="center", va="center",
+                    fontsize=6.5, zorder=5, bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none",
+                                                  "alpha": 0.8})
 
 
 def _capital_chart(ax, view: dict[str, Any], colour: dict[str, str], name: dict[str, str]) -> None:

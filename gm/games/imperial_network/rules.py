@@ -10,6 +10,11 @@ from .data import GameMap, line_key
 
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the word, singular or plural: "1 train", "2 trains"."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def is_open(state: State, gmap: GameMap, city: str) -> bool:
     """Allied cities take factories and barracks only while open; annexed cities count as open."""
     return city in state["open_cities"] or gmap.cities[city].country in state["annexed"]
@@ -29,6 +34,19 @@ def building_refusal(state: State, gmap: GameMap, player: str, kind: str, city: 
     if c.kind == "allied" and kind != "station" and not is_open(state, gmap, city):
         return f"{city} ({c.country}) is an Allied city that is not open: stations only"
     return None
+
+
+def missing_permits(state: State, gmap: GameMap, player: str, key: str) -> list[str]:
+    """The Foreign countries (not annexed) at the ends of line ``key`` whose operating permit
+    ``player`` lacks: "connections to foreign cities are only allowed if the player has an
+    international permit" (docs/rules/imperial-network.md, "Utilisation")."""
+    out = []
+    for city in key.split("-", 1):
+        c = gmap.cities[city]
+        if (c.kind == "foreign" and c.country not in state["annexed"] and c.country not in out
+                and f"permit {c.country}" not in state["permits"][player]):
+            out.append(c.country)
+    return out
 
 
 def price(state: State, cards: Cards, card: str, *, from_hand: bool = False) -> int:
@@ -80,4 +98,5 @@ def player_lines(state: State, player: str) -> list[str]:
 def forward_order(state: State) -> list[str]:
     seats = state["seats"]
     first = state["first"] % len(seats)
-    return seats[first:] + seats[:first]
+    order = seats[first:] + seats[:first]
+    return order[::-1] if state.get("snake") else order

@@ -17,7 +17,7 @@ from .deal import deal
 def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], options: dict, dice: Dice) -> State:
     seats = dice.shuffle("seat order", players)
     state: State = {
-        "map": map_name, "options": dict(options), "players": list(players), "seats": seats, "first": 0,
+        "map": map_name, "options": dict(options), "players": list(players), "seats": seats, "first": 0, "snake": False,
         "turn": 0, "cash": {p: cards.start_cash for p in players},
         "trains_owned": {p: cards.start_trains for p in players},
         "buildings": {p: {} for p in players}, "permits": {p: [] for p in players},
@@ -25,7 +25,7 @@ def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], opt
         "deck": first_deck(cards, dice), "discard": [],
         "dealt": [], "event": None, "war": None, "war_queue": [],
         "war_deck": dice.shuffle("shuffle war deck", cards.war_deck, secret=True), "war_discard": [],
-        "annexed": [], "open_cities": [], "placements": {p: [] for p in players}, "train_steps": [],
+        "annexed": [], "open_cities": [], "peace_since": None, "placements": {p: [] for p in players}, "train_steps": [],
         "income": {}, "winners": None, "ended_by": None, "last_turn": False,
         "capital_history": {p: [] for p in players},
     }
@@ -44,7 +44,7 @@ def first_deck(cards: Cards, dice: Dice) -> list[str]:
 
 
 SETTABLE = {"cash", "trains_owned", "buildings", "permits", "hand", "market", "deck", "event", "war",
-            "annexed", "open_cities", "seats", "first", "last_turn", "turn", "war_deck"}
+            "annexed", "open_cities", "seats", "first", "snake", "last_turn", "turn", "war_deck"}
 
 
 def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, Any]) -> State:

@@ -13,7 +13,7 @@ from .data import GameMap, line_key
 from .deal import deal
 from .orders import empty_orders
 from .profit import settle
-from .rules import building_refusal, closed_lines, forward_order, price
+from .rules import building_refusal, closed_lines, counted, forward_order, missing_permits, price
 
 
 
@@ -32,7 +32,7 @@ def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, An
     utilise(state, gmap, cards, list(reversed(order)), orders, log)
     settle(state, gmap, cards, orders, options, progress, log)
     if state["winners"] is None:
-        state["first"] = (state["first"] - 1) % len(state["seats"])  # the last buyer buys first next
+        state["snake"] = not state.get("snake")  # the last buyer buys first next: the order turns round
         deal(state, gmap, cards, dice, log)
     return state, log
 
@@ -150,7 +150,10 @@ def utilise(state: State, gmap: GameMap, cards: Cards, order: list[str], orders:
             while left[p] and wanted[p]:
                 key = wanted[p].pop(0)
                 line = gmap.lines[key]
-                if key in closed:
+                lacking = missing_permits(state, gmap, p, key)
+                if lacking:
+                    steps.append({"player": p, "line": key, "result": f"no {' or '.join(lacking)} permit"})
+                elif key in closed:
                     steps.append({"player": p, "line": key, "result": "closed"})
                 elif load.get(key, 0) >= line.capacity:
                     steps.append({"player": p, "line": key, "result": f"full ({line.capacity})"})
@@ -168,4 +171,4 @@ def utilise(state: State, gmap: GameMap, cards: Cards, order: list[str], orders:
         skipped = [s["line"] + " " + s["result"] for s in steps if s["player"] == p and s["result"] != "placed"]
         more = f" (skipped: {'; '.join(skipped)})" if skipped else ""
         log.append({"kind": "trains", "player": p, "text": f"{player_ref(p)} places {len(placed[p])} of "
-                    f"{state['trains_owned'][p]} train(s): {lines}{more}."})
+                    f"{counted(state['trains_owned'][p], 'train')}: {lines}{more}."})

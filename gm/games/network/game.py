@@ -10,12 +10,14 @@ from ...orders import OrderLine, collect
 from ..base import Game, Option, Outcome, State, player_names, player_ref
 from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
-from .play import TURN_ORDERS, legal_orders, new_state, order_problem, placing, play, settle
+from . import bot
+from .play import TURN_ORDERS, new_state, order_problem, placing, play, settle
 
 SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
 # what every viewer sees: Network hides nothing, but the view still names each key it passes on
 VIEW_KEYS = ("board", "to_move", "placed", "winner", "end", "networks", "history", "last_move", "sides",
              "turn_order", "ply", "positions")
+MAX_ERRORS = 25  # a file past this many errors is not read further (the reply says how much is left)
 END_WORDS = {"repetition": "by repetition", "no legal move": "as neither side can move"}
 
 
@@ -118,6 +120,18 @@ class NetworkGame(Game):
         return {"winners": [state["sides"][winner]], "ranking": [[state["sides"][winner]], [loser]],
                 "reason": f"{TITLE[winner]} completed the network {' '.join(state['networks'][winner])}"}
 
+    def simulation_figures(self, finals) -> dict[str, float]:
+        """Self-play balance: the first player's (Dark's) edge, draws, how far games get."""
+        done = [s for s in finals if s["winner"]] or [{"winner": None}]
+        share = lambda test: round(sum(1 for s in done if test(s)) / len(done), 3)  # noqa: E731
+        return {
+            "Dark (moves first) wins": share(lambda s: s["winner"] == "dark"),
+            "Light wins": share(lambda s: s["winner"] == "light"),
+            "draws": share(lambda s: s["winner"] == "draw"),
+            "draws by repetition": share(lambda s: s.get("end") == "repetition"),
+            "games reaching the moving stage": share(lambda s: any("-" in m for m in s.get("history", []))),
+        }
+
     def side_of(self, state, player: str) -> str | None:
         return next((side for side in SIDES if state["sides"][side] == player), None)
 
@@ -131,6 +145,11 @@ class NetworkGame(Game):
             errors.append(lines[0].error(problem))
         order = None
         for i, line in enumerate(lines):
+            if len(errors) >= MAX_ERRORS:
+                rest = len(lines) - i - 1
+                errors.append(line.syntax(f"too many errors: reading stopped here ({rest} more "
+                                          f"line{'' if rest == 1 else 's'} not read)"))
+                break
             try:
                 found, offsets = read_move(line)
             except OrderError as error:
@@ -171,12 +190,20 @@ class NetworkGame(Game):
     def default_orders(self, state, player):
         return None  # Network waits for the player to move: no move is made for them
 
+    def bot_orders(self, state, player):
+        """The `bot` NMR policy: the self-play bot's move, chosen the same way on every replay."""
+        side = self.side_of(state, player)
+        if self._turn_problem(state, player, side):
+            return None
+        return bot.choose(state, side, bot.position_rng(state))
+
     def random_orders(self, state, player: str, rng: random.Random) -> str:
+        """The self-play bot's move (bot.py: wins when it can, blocks, else random), as text."""
         side = self.side_of(state, player)
         problem = self._turn_problem(state, player, side)
         if problem:
             raise UsageError(problem)
-        order = next(legal_orders(state, side, rng))
+        order = bot.choose(state, side, rng)
         return ("place " if order["kind"] == "place" else "move ") + canonical(order).replace("-", " ")
 
     def order_form(self, view, player: str) -> str:
@@ -202,4 +229,9 @@ class NetworkGame(Game):
     def render(self, view, viewer, *, events=None, players=None):
         from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
         names = player_names(players, [view["sides"][side] for side in SIDES])
-        return BoardPicture(view, {side: names[view["sides"][side]] for side in SIDES})
+        short = {side: _short(names[view["sides"][side]]) for side in SIDES}  # the caption is one line
+        return BoardPicture(view, short)
+
+
+def _short(name: str, most: int = 24) -> str:
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"

@@ -29,8 +29,13 @@ def canonical(order: dict) -> str:
     return order["to"] if order["kind"] == "place" else f"{order['from']}-{order['to']}"
 
 
+def said(text: str, most: int = 40) -> str:
+    """What the player wrote, quoted for a message (a very long one cut short)."""
+    return repr(text if len(text) <= most else text[:most - 3] + "…")
+
+
 def square_error(line: OrderLine, offset: int, word: str) -> OrderError:
-    return line.syntax(f"{word!r} is not a square: squares run a1 to h8 (columns a-h, rows 1-8)", offset)
+    return line.syntax(f"{said(word)} is not a square: squares run a1 to h8 (columns a-h, rows 1-8)", offset)
 
 
 def read_move(line: OrderLine) -> tuple[dict, dict[str, int]]:
@@ -45,7 +50,7 @@ def read_move(line: OrderLine) -> tuple[dict, dict[str, int]]:
         keyword = first.lower()
         words = words[1:]
     elif not _SQUARE.match(first) and not _looks_like_square(first):
-        raise line.syntax(f"expected 'place', 'move' or a square, not {first!r}"
+        raise line.syntax(f"expected 'place', 'move' or a square, not {said(first)}"
                           f"{suggestion(first, KEYWORDS)}", first_offset)
     words = [(o, w) for o, w in words if w.lower() != "to"]
     for offset, word in words:
@@ -66,7 +71,7 @@ def read_move(line: OrderLine) -> tuple[dict, dict[str, int]]:
 
 def _looks_like_square(word: str) -> bool:
     """A letter then digits (i9, c10): worth a 'not a square' message rather than 'expected'."""
-    return bool(re.match(r"^[a-z]\d+$", word, re.IGNORECASE))
+    return bool(re.match(r"^[a-zA-Z][0-9]+$", word))
 
 
 # ---- positions ---------------------------------------------------------------------------------

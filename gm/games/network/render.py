@@ -30,8 +30,22 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0, names: dict[str, str]
     axes.set_ylim(-0.6, 8.6)
     axes.set_aspect("equal")
     axes.axis("off")
-    add = axes.add_artist  # not add_patch: the limits are fixed, so skip its costly bounds update
+    _squares(axes, Rectangle)
+    for i in range(8):
+        for y in (-0.3, 8.3):
+            axes.text(i + 0.5, y, COLUMNS[i], ha="center", va="center", fontsize=11, color="#333")
+        for x in (-0.3, 8.3):
+            axes.text(x, i + 0.5, str(i + 1), ha="center", va="center", fontsize=11, color="#333")
+    _last_move(axes, view.get("last_move") or None, Rectangle, FancyArrowPatch)
+    _pieces_and_network(axes, view, Circle)
+    figure.suptitle(_caption(view, names), y=0.975, fontsize=13)
+    figure.text(0.5, 0.918, "Dark's goals: columns a and h    Light's goals: rows 1 and 8",
+                ha="center", fontsize=9, color="#555")
+    return figure
 
+
+def _squares(axes, Rectangle) -> None:  # noqa: N803 - the matplotlib class, imported by the caller
+    add = axes.add_artist  # not add_patch: the limits are fixed, so skip its costly bounds update
     goal_owner = {s: side for side, squares in GOAL_SQUARES.items() for s in squares}
     for index in range(64):
         column, row = index % 8, index // 8
@@ -44,13 +58,10 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0, names: dict[str, str]
             add(Rectangle((column, row), 1, 1, facecolor="#4a473f", edgecolor="#9a958a",
                                      hatch="xx", lw=0, zorder=2))
     add(Rectangle((0, 0), 8, 8, fill=False, edgecolor="#3d3a30", lw=1.6, zorder=3))
-    for i in range(8):
-        for y in (-0.3, 8.3):
-            axes.text(i + 0.5, y, COLUMNS[i], ha="center", va="center", fontsize=11, color="#333")
-        for x in (-0.3, 8.3):
-            axes.text(x, i + 0.5, str(i + 1), ha="center", va="center", fontsize=11, color="#333")
 
-    last = view.get("last_move") or None
+
+def _last_move(axes, last, Rectangle, FancyArrowPatch) -> None:  # noqa: N803 - matplotlib classes
+    add = axes.add_artist
     if last:
         tx, ty = _centre(last["to"])
         add(Rectangle((tx - 0.5, ty - 0.5), 1, 1, fill=False, edgecolor=LAST_MOVE, lw=3.2, zorder=4))
@@ -61,6 +72,9 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0, names: dict[str, str]
             add(FancyArrowPatch((fx, fy), (tx, ty), arrowstyle="-|>", mutation_scale=16,
                                            color=LAST_MOVE, lw=2, shrinkA=4, shrinkB=16, zorder=4))
 
+
+def _pieces_and_network(axes, view: dict[str, Any], Circle) -> None:  # noqa: N803 - matplotlib class
+    add = axes.add_artist
     for i, text in enumerate(view["board"]):
         row = 7 - i
         for column, cell in enumerate(text):
@@ -78,11 +92,6 @@ def draw_board(view: dict[str, Any], *, size: float = 6.0, names: dict[str, str]
             add(Circle((x, y), 0.42, fill=False, edgecolor=NETWORK, lw=2.4, zorder=6))
             axes.text(x, y, str(n), ha="center", va="center", fontsize=9, fontweight="bold",
                       color=NETWORK, zorder=7)
-
-    figure.suptitle(_caption(view, names), y=0.975, fontsize=13)
-    figure.text(0.5, 0.918, "Dark's goals: columns a and h    Light's goals: rows 1 and 8",
-                ha="center", fontsize=9, color="#555")
-    return figure
 
 
 def _caption(view: dict[str, Any], names: dict[str, str] | None = None) -> str:

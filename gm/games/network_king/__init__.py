@@ -23,6 +23,7 @@ from .board import opponent
 from .setup_state import apply_overrides
 
 HAND_SIZE = 5
+STARTERS = ("die", "first", "second")
 
 
 class NetworkKing(Game):
@@ -37,6 +38,9 @@ class NetworkKing(Game):
         "deck_p2": DeckListOption(None, "the second player's deck list (as deck_p1)"),
         "professions": Option(None, "the job-title keyword table "
                               "(default: maps/network-king/professions.yaml)"),
+        "starter": Option("die", "who starts (and wins ties): die (a die roll), first or second "
+                          "player; play a match of two games, first then second, to even the "
+                          "starting player's edge", choices=STARTERS),
     }
 
     # ---- set-up ----------------------------------------------------------------------------
@@ -44,8 +48,11 @@ class NetworkKing(Game):
         self.check_players(players)
         table_file = options.get("professions") or None
         table = ProfessionTable.load(table_file)
+        starter = options.get("starter") or "die"
+        if starter not in STARTERS:
+            raise UsageError(f"option starter is one of {', '.join(STARTERS)}, not {starter!r}")
         state: State = {
-            "players": list(players), "starting_player": None, "to_move": None,
+            "players": list(players), "starter": starter, "starting_player": None, "to_move": None,
             "skip_next": {p: False for p in players},
             "hands": {p: [] for p in players}, "decks": {p: None for p in players},
             "studios": [], "studio_owner": {}, "winner": None,
@@ -74,10 +81,11 @@ class NetworkKing(Game):
         phase = self.phase(state)
         if phase == "decks":
             return "waiting for deck lists from " + ", ".join(self.due(state))
-        sizes = ", ".join(f"{p} holds {len(state['hands'][p])}" for p in state["players"])
         if phase == "over":
-            return f"over: {state['winner']} wins ({sizes})"
-        return f"{state['to_move']} to hire ({sizes})"
+            held = sum(1 for owner in state["studio_owner"].values() if owner == state["winner"])
+            return f"{state['winner']} won, holding {held} of 3 studios"
+        sizes = ", ".join(f"{p} {len(state['hands'][p])}" for p in state["players"])
+        return f"{state['to_move']} to hire (cards in hand: {sizes})"
 
     def outcome(self, state: State) -> Outcome | None:
         winner = state.get("winner")
@@ -86,6 +94,20 @@ class NetworkKing(Game):
         held = sum(1 for owner in state["studio_owner"].values() if owner == winner)
         return {"winners": [winner], "ranking": [[winner], [opponent(state, winner)]],
                 "reason": f"controls {held} of 3 studios"}
+
+    def simulation_figures(self, finals: list[State]) -> dict[str, float]:
+        """Self-play balance: the starting player's edge (they win ties and empty studios)."""
+        done = [s for s in finals if s.get("winner")]
+        if not done:
+            return {}
+        per_game = lambda count: round(sum(count(s) for s in done) / len(done), 3)  # noqa: E731
+        return {
+            "starting player wins": per_game(lambda s: s["winner"] == s["starting_player"]),
+            "first seat starts": per_game(lambda s: s["starting_player"] == s["players"][0]),
+            "wins with all 3 studios": per_game(lambda s: list(s["studio_owner"].values()).count(s["winner"]) == 3),
+            "studios tied or empty, per game": per_game(_ties),
+            "studios never opened, per game": per_game(lambda s: 3 - len(s["studios"])),
+        }
 
     # ---- orders ----------------------------------------------------------------------------
     def parse(self, state: State, player: str, lines: list[OrderLine]):
@@ -116,12 +138,12 @@ class NetworkKing(Game):
         if state["decks"][player] is not None:
             refuse("your deck list is already in; the game starts when both are")
         table = ProfessionTable.load(state.get("professions_file"))
-        cards, problems = read_deck_lines([(ln.number, ln.text) for ln in lines], table)
+        cards, problems = read_deck_lines([(ln.number, ln.text) for ln in lines], table, player=True)
         by_number = {ln.number: ln for ln in lines}
         errors = []
-        for number, message in problems:
+        for number, offset, message in problems:
             line = by_number.get(number)
-            errors.append(line.error(message) if line else OrderError(message))
+            errors.append(line.error(message, offset) if line else OrderError(message))
         collect(errors)
         return {"deck": cards}
 
@@ -130,8 +152,17 @@ class NetworkKing(Game):
             return None
         return self.parse(state, player, read_frame(bot.nmr_text(state, player)).lines)
 
+    def bot_orders(self, state: State, player: str):
+        """The `bot` NMR policy: the self-play bot's turn, chosen the same way on every replay."""
+        if self.phase(state) != "play" or player != state["to_move"]:
+            return None
+        text = bot.good_turn(self, state, player, bot.position_rng(state))
+        return self.parse(state, player, read_frame(text).lines)
+
     def random_orders(self, state: State, player: str, rng: random.Random) -> str:
-        return bot.random_turn(self, state, player, rng)
+        """Self-play: the best of a few random legal turns (bot.good_turn); a random deck list
+        while decks are due."""
+        return bot.good_turn(self, state, player, rng)
 
     def order_form(self, view: State, player: str) -> str:
         from .forms import order_form
@@ -158,17 +189,29 @@ class NetworkKing(Game):
         return []
 
     def render(self, view: State, viewer: str | None, *, events=None, players: list[dict] | None = None):
-        from .render import draw_board
-        return draw_board(view, players)
+        from .picture import BoardPicture  # PNG by Pillow, other formats by matplotlib (render.py)
+        return BoardPicture(view, players)
 
     def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
         return apply_overrides(state, overrides)
 
 
+def _ties(state: State) -> int:
+    """Studios whose two sides count the same vowels (never-opened ones included)."""
+    from .board import side_vowels
+    a, b = state["players"]
+    opened = sum(1 for s in state["studios"] if side_vowels(s, a) == side_vowels(s, b))
+    return opened + 3 - len(state["studios"])
+
+
 def _start(state: State, dice: Dice, table: ProfessionTable) -> list[dict]:
     """Both decks are in: draw the starting player, shuffle, deal five each."""
     a, b = state["players"]
-    state["starting_player"] = a if dice.roll("starting player", 2) == 1 else b
+    starter = state.get("starter", "die")
+    if starter == "die":
+        state["starting_player"] = a if dice.roll("starting player", 2) == 1 else b
+    else:  # chosen by the GM (a match of two games): no die is rolled
+        state["starting_player"] = a if starter == "first" else b
     cards = []
     for p in state["players"]:
         deck = dice.shuffle(f"shuffle deck {p}", state["decks"][p], secret=True)
@@ -180,7 +223,8 @@ def _start(state: State, dice: Dice, table: ProfessionTable) -> list[dict]:
         raise UsageError(str(exc)) from None
     state["to_move"] = state["starting_player"]
     settle(state)
-    events = [{"text": f"{player_ref(state['starting_player'])} starts (drawn by die). Each player "
+    how = "drawn by die" if starter == "die" else f"the {starter} player, as the campaign sets"
+    events = [{"text": f"{player_ref(state['starting_player'])} starts ({how}). Each player "
                f"shuffled their deck and drew {HAND_SIZE} cards.", "kind": "start"}]
     for p in state["players"]:  # what each drew is theirs alone
         drawn = ", ".join(card_label(c) for c in state["hands"][p])

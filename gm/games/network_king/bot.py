@@ -149,3 +149,40 @@ def random_turn(game, state: State, player: str, rng: random.Random, tries: int 
             if not isinstance(exc, InputError):
                 raise
     return nmr_text(state, player)
+
+
+def _standing(state: State, player: str) -> tuple[int, int]:
+    """How ``player`` stands: studios held (a won game counts above all), then the vowel margin."""
+    from .board import side_vowels, studio_owner
+    if state.get("winner"):
+        return (10 if state["winner"] == player else -10), 0
+    rival = opponent(state, player)
+    held = sum(1 for owner in studio_owner(state).values() if owner == player)
+    margin = sum(side_vowels(s, player) - side_vowels(s, rival) for s in state["studios"])
+    return held, margin
+
+
+def good_turn(game, state: State, player: str, rng: random.Random, tries: int = 10) -> str:
+    """Self-play and the `bot` NMR policy: of ``tries`` random legal turns, the one that leaves the
+    player holding the most studios (then the best vowel margin); ties broken at random."""
+    from ...errors import InputError
+    from .play import play_turn
+    if game.phase(state) == "decks":
+        return random_deck(rng)
+    best: tuple | None = None
+    for _ in range(tries):
+        text = random_text(state, player, rng)
+        try:
+            orders = game.parse(state, player, read_frame(text).lines)
+        except InputError:
+            continue
+        after, _ = play_turn(state, player, orders)
+        score = (*_standing(after, player), rng.random())
+        if best is None or score > best[0]:
+            best = (score, text)
+    return best[1] if best else nmr_text(state, player)
+
+
+def position_rng(state: State) -> random.Random:
+    """A generator seeded by the position, so the bot's NMR turn replays the same."""
+    return random.Random(repr((state["to_move"], state["hands"], state["studios"])))

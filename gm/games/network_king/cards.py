@@ -97,6 +97,20 @@ def vowels(name: str) -> int:
     return sum(bare.count(v) for v in "aeiou")
 
 
+class UnknownTitle(ValueError):
+    """A job title no keyword of the table fits. ``str()`` is for the GM, who can add a keyword;
+    ``for_player`` tells a player what they can do instead."""
+
+    def __init__(self, title: str, source: str):
+        super().__init__(f'no keyword of {source} fits the title "{title}"; add one to the table')
+        self.title = title
+
+    def for_player(self) -> str:
+        return (f'no profession fits the job title "{self.title}": use a title that names one '
+                "(e.g. Producer, Writer, Programmer, Artist, Composer), leave the title empty for a "
+                f'No Profession card, or ask the GM to add a keyword for "{self.title}"')
+
+
 # ---- the keyword table --------------------------------------------------------------------
 class ProfessionTable:
     """Job-title keywords -> professions, read from a YAML file (see the shipped one's header)."""
@@ -156,8 +170,7 @@ class ProfessionTable:
                 found.add(profession)
         if not found:
             if self.unmatched is None:
-                raise ValueError(f'no keyword of {self.source} fits the title "{title}"; '
-                             "add one to the table")
+                raise UnknownTitle(title, self.source)
             found = set(self.unmatched)
         return [p for p in PROFESSIONS if p in found]
 
@@ -205,27 +218,36 @@ def title_table(cards: Iterable[str], table: ProfessionTable) -> dict[str, list[
 
 
 # ---- deck lists ---------------------------------------------------------------------------
-def read_deck_lines(lines: list[tuple[int, str]],
-                    table: ProfessionTable | None) -> tuple[list[str], list[tuple[int, str]]]:
-    """Cards of a deck list given as (line number, text), and every problem as (line, message).
-    Titles are checked against ``table`` (None: not yet, the table is not known)."""
-    cards, problems = [], []
+def read_deck_lines(lines: list[tuple[int, str]], table: ProfessionTable | None, *,
+                    player: bool = False) -> tuple[list[str], list[tuple[int, int, str]]]:
+    """Cards of a deck list given as (line number, text), and every problem at once as (line,
+    offset in the text, message). Titles are checked against ``table`` (None: not yet, the table is
+    not known); ``player``: the list came from a player, whose messages say what they can do."""
+    cards, problems, refused = [], [], 0
     for number, text in lines:
-        body = text.split("#", 1)[0].strip()  # '#' starts a comment, as in order files
-        if not body:
+        body = text.split("#", 1)[0].rstrip()  # '#' starts a comment, as in order files
+        if not body.strip():
             continue
         try:
-            card = read_card_line(body)
+            card = read_card_line(body.strip())
             if table is not None and not is_no_name(card_name(card)) \
                     and fold(card_title(card)) != fold(NO_PROFESSION):
                 table.professions(card_title(card))
+        except UnknownTitle as exc:
+            where = body.index("|") + 1
+            where += len(body[where:]) - len(body[where:].lstrip())
+            problems.append((number, where, exc.for_player() if player else str(exc)))
+            refused += 1
+            continue
         except ValueError as exc:
-            problems.append((number, str(exc)))
+            problems.append((number, len(body) - len(body.lstrip()), str(exc)))
+            refused += 1
             continue
         cards.append(card)
-    if not problems and len(cards) < MIN_DECK:
+    if len(cards) + refused < MIN_DECK:  # too short even once every refused line is put right
         last = lines[-1][0] if lines else 1
-        problems.append((last, f"a deck needs at least {MIN_DECK} cards, this one has {len(cards)}"))
+        total = len(cards) + refused
+        problems.append((last, 0, f"a deck needs at least {MIN_DECK} cards, this one has {total}"))
     return cards, problems
 
 
@@ -249,7 +271,7 @@ def read_deck_option(value: Any, option: str, table: ProfessionTable | None) -> 
         raise UsageError(f"option {option} needs a deck-list file (one 'Name | Job Title' a line)")
     cards, problems = read_deck_lines(lines, table)
     if problems:
-        raise UsageError("; ".join(f"{where(n)}: {message}" for n, message in problems))
+        raise UsageError("; ".join(f"{where(n)}: {message}" for n, _, message in problems))
     return cards
 
 

@@ -16,6 +16,10 @@ from ...names import fold
 from ...orders import OrderLine
 
 _TOKEN = re.compile(r'"[^"]*"?|[;,:]|[^\s;,:"]+')
+# a clause: up to the next ';' outside double quotes (each alternative starts differently: linear)
+_CLAUSE = re.compile(r'(?:"[^"]*"?|[^;"])+')
+MAX_ERRORS = 25  # a file past this many errors is not read further (the reply says how much is left)
+MAX_NUMBER = 9   # digits in a card number: no hand is that big, and int() never sees a huge one
 
 # the effect named by its first word -> the profession whose effect it is
 EFFECT_VERBS = {"draw": "Business", "relocate": "Design/Writing", "move": "Design/Writing",
@@ -23,6 +27,11 @@ EFFECT_VERBS = {"draw": "Business", "relocate": "Design/Writing", "move": "Desig
 LAYOFF_WORDS = ("layoff", "lay-off", "fire")
 SIDE_WORDS = {"my": "mine", "mine": "mine", "own": "mine", "their": "theirs", "theirs": "theirs",
               "opponent's": "theirs", "opponents": "theirs"}
+
+
+def said(text: str, most: int = 40) -> str:
+    """What the player wrote, quoted for a message (a very long one cut short)."""
+    return repr(text if len(text) <= most else text[:most - 3] + "…")
 
 
 @dataclass
@@ -42,8 +51,11 @@ class Word:
 
     @property
     def number(self) -> int | None:
-        """A hand card given by its number in the report ("hire 3 to Tokyo")."""
-        return int(self.text) if not self.quoted and self.text.isdigit() else None
+        """A hand card given by its number in the report ("hire 3 to Tokyo"): ASCII digits only
+        ('²' or '３' are names, which match no card); a number too long to be a card is 0."""
+        if self.quoted or not (self.text.isascii() and self.text.isdigit()):
+            return None
+        return int(self.text) if len(self.text) <= MAX_NUMBER else 0
 
 
 @dataclass
@@ -133,7 +145,7 @@ class _Cursor:
                 and not self.tokens[self.i][1].startswith('"'):
             self.i += 1
         if self.i == start:
-            raise self.word().syntax(f"expected {what}, not {self.tokens[self.i][1]!r}")
+            raise self.word().syntax(f"expected {what}, not {said(self.tokens[self.i][1])}")
         end_offset = self.tokens[self.i - 1][0] + len(self.tokens[self.i - 1][1])
         return Word(" ".join(self.line.text[offset:end_offset].split()), self.line, offset)
 
@@ -147,18 +159,19 @@ class _Cursor:
 
 
 def parse_draft(lines: list[OrderLine]) -> tuple[Draft, list[OrderError]]:
-    """The turn as written, and every syntax error found (each clause is read on its own)."""
+    """The turn as written, and every syntax error found (each clause is read on its own), up to
+    MAX_ERRORS: then one more error says where reading stopped."""
     draft, errors = Draft(), []
-    for line in lines:
-        clauses: list[list[tuple[int, str]]] = [[]]
-        for m in _TOKEN.finditer(line.text):
-            if m.group(0) == ";":
-                clauses.append([])
-            else:
-                clauses[-1].append((m.start(), m.group(0)))
-        for tokens in clauses:
+    for index, line in enumerate(lines):
+        for clause in _CLAUSE.finditer(line.text):
+            tokens = [(clause.start() + m.start(), m.group(0)) for m in _TOKEN.finditer(clause.group(0))]
             if not tokens:
                 continue
+            if len(errors) >= MAX_ERRORS:
+                rest = len(lines) - index - 1
+                errors.append(line.syntax(f"too many errors: reading stopped here ({rest} more "
+                                          f"line{'' if rest == 1 else 's'} not read)", tokens[0][0]))
+                return draft, errors
             try:
                 _clause(draft, _Cursor(line, tokens))
             except OrderError as exc:
@@ -171,7 +184,7 @@ def _clause(draft: Draft, cur: _Cursor) -> None:
     if cur.take("hire"):
         if draft.hire is not None:
             raise first.error("one hire a turn: this turn already hires "
-                              f"{draft.hire.card.text!r}")
+                              f"{said(draft.hire.card.text)}")
         try:
             draft.hire = _hire(cur, first)
         except OrderError:
@@ -184,7 +197,7 @@ def _clause(draft: Draft, cur: _Cursor) -> None:
         _end(cur)
         return
     if draft.hire is None and not draft.hire_failed:
-        raise first.syntax(f"a turn starts with 'hire', not {first.text!r}")
+        raise first.syntax(f"a turn starts with 'hire', not {said(first.text)}")
     if draft.follow is not None:
         raise first.error("a hire is followed by either one layoff or one effect, not both")
     at = cur.layoff_word()
@@ -232,7 +245,7 @@ def _effect(cur: _Cursor, at: Word) -> Effect:
         verb = cur.peek()
         if verb not in EFFECT_VERBS:
             raise verb_word.syntax("expected an effect: draw, relocate, layoff, rehire, pass or "
-                                   f"'layoff all', not {verb_word.text!r}")
+                                   f"'layoff all', not {said(verb_word.text)}")
         cur.i += 1
         effect = Effect("relocate" if verb == "move" else verb, verb_word, mimic)
         if verb == "draw":
@@ -268,5 +281,5 @@ def _board_ref(cur: _Cursor, stops: tuple[str, ...]) -> BoardRef:
 
 def _end(cur: _Cursor) -> None:
     if not cur.done():
-        raise cur.word().syntax(f"unexpected {cur.tokens[cur.i][1]!r} (use ';' between the hire "
+        raise cur.word().syntax(f"unexpected {said(cur.tokens[cur.i][1])} (use ';' between the hire "
                                 "and its layoff or effect)")

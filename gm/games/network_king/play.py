@@ -13,11 +13,12 @@ from ...errors import AmbiguousOrderError, OrderError
 from ...names import fold, suggestion
 from ..base import State, player_ref
 from .board import MAX_STUDIOS, advance, board_cards, find_studio, hire_entry, new_studio, opponent
-from .cards import (NO_NAME, NO_PROFESSION, PROFESSIONS, card_label, card_name, card_professions,
-                    profession_named)
+from .cards import (MAX_NAME, NO_NAME, NO_PROFESSION, PROFESSIONS, card_label, card_name,
+                    card_professions, profession_named)
 from .orders import BoardRef, Draft, Effect, Layoff, Word
 
 ALL = PROFESSIONS + (NO_NAME, NO_PROFESSION)
+MAX_STUDIO_NAME = 40
 # effects that lay off the card that uses them
 SELF_LAYOFF = ("Programming/QA", "Sound", "No Name")
 VERB_PROFESSION = {"draw": "Business", "relocate": "Design/Writing", "layoff": "Programming/QA",
@@ -25,8 +26,8 @@ VERB_PROFESSION = {"draw": "Business", "relocate": "Design/Writing", "layoff": "
 
 
 def _q(text: str) -> str:
-    """A name quoted as players write it in orders."""
-    return f'"{text}"'
+    """A name quoted as players write it in orders (a very long one cut short)."""
+    return f'"{text}"' if len(text) <= 64 else f'"{text[:60]}…"'
 
 
 # ---- naming cards -------------------------------------------------------------------------
@@ -35,9 +36,12 @@ def _hand_card(hand: list[str], word: Word, where: str = "your hand", elsewhere:
     ``elsewhere`` tells the player where their card is instead, when it is not there."""
     if word.number is not None:
         if not 1 <= word.number <= len(hand):
-            raise word.error(f"your hand has no card {word.number}: it holds {len(hand)} card(s), "
-                             f"numbered 1 to {len(hand)}" if hand else "your hand is empty")
+            holds = "1 card, numbered 1" if len(hand) == 1 else f"{len(hand)} cards, numbered 1 to {len(hand)}"
+            raise word.error(f"your hand has no card {_q(word.text)[1:-1]}: it holds {holds}" if hand
+                             else "your hand is empty")
         return word.number - 1
+    if len(word.text) > 2 * MAX_NAME + 3:  # longer than any 'Name | Title': no need to look
+        raise word.error(f"no card {_q(word.text)} in {where}: a card's name is at most {MAX_NAME} characters")
     found = [i for i, card in enumerate(hand) if fold(card_name(card)) == fold(word.text)
              or fold(card) == fold(word.text)]
     if not found:
@@ -107,15 +111,16 @@ def _board_card(state: State, player: str, ref: BoardRef, *, studio: dict | None
 
 def _studio_for(state: State, word: Word, *, extra: int = 0) -> tuple[str, bool]:
     """The studio ``word`` names, or a new one when fewer than three exist: (name, is new)."""
+    names = [s["name"] for s in state["studios"]]
+    if len(word.text) > MAX_STUDIO_NAME:  # no studio has such a name, and none may open with it
+        raise word.error(f"a studio name is at most {MAX_STUDIO_NAME} characters"
+                         + (f"; the studios are {', '.join(names)}" if names else ""))
     studio = find_studio(state, word.text)
     if studio is not None:
         return studio["name"], False
-    names = [s["name"] for s in state["studios"]]
     if len(names) + extra >= MAX_STUDIOS:
         raise word.error(f"there are already three studios ({', '.join(names)}); no fourth one "
                          f"{_q(word.text)} can open{suggestion(word.text, names)}")
-    if len(word.text) > 40:
-        raise word.error("a studio name is at most 40 characters")
     return " ".join(word.text.split()), True
 
 
@@ -190,14 +195,7 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
         if named != use:
             raise effect.at.error(f"'{effect.verb}' is the {use} effect, not {named}'s")
     if hire["profession"] == NO_PROFESSION:
-        # "any profession in this studio": a laid-off hire is still in it (Art rehires it there)
-        present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
-                   if (studio["name"], sd, i) != this}
-        present.discard(NO_PROFESSION)  # mimicking a mimic would have no effect of its own
-        if use not in present:
-            raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
-                                  f"there is no {use} hire there"
-                                  + (f" (present: {', '.join(sorted(present))})" if present else ""))
+        _check_mimic(studio, this, use, effect)
     elif use != hire["profession"]:
         raise effect.at.error(f"'{effect.verb}' is the {use} effect, but {card_name(hire['card'])} "
                               f"is hired as {hire['profession']}")
@@ -239,6 +237,18 @@ def _check_effect(state: State, player: str, hire: dict, effect: Effect, hand_in
     elif use == "Art":
         out.update(rehire=_board_card(state, player, effect.targets[0], studio=studio, laid_off=True))
     return out
+
+
+def _check_mimic(studio: dict, this: tuple, use: str, effect: Effect) -> None:
+    """No Profession mimics "any profession in this studio": a laid-off hire is still in it (Art
+    rehires it there); mimicking another No Profession would have no effect of its own."""
+    present = {h["profession"] for sd, hires in studio["hires"].items() for i, h in enumerate(hires)
+               if (studio["name"], sd, i) != this}
+    present.discard(NO_PROFESSION)
+    if use not in present:
+        raise effect.at.error(f"No Profession mimics a profession present in {studio['name']}; "
+                              f"there is no {use} hire there"
+                              + (f" (present: {', '.join(sorted(present))})" if present else ""))
 
 
 def _active_others(studio: dict, this: tuple) -> int:

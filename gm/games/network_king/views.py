@@ -19,7 +19,7 @@ from .board import side_vowels
 from .cards import card_name, card_professions, card_title
 
 # the state's keys every viewer sees as they are
-PUBLIC_KEYS = ("players", "starting_player", "to_move", "skip_next", "studio_owner", "winner")
+PUBLIC_KEYS = ("players", "starter", "starting_player", "to_move", "skip_next", "studio_owner", "winner")
 # and those the GM alone sees: the cards themselves, and what the cards' titles are
 GM_KEYS = ("hands", "decks", "title_professions", "professions_file")
 

@@ -9,16 +9,17 @@ from gm.hexmap.mapfile import load_map, shipped_maps
 from gm.orders import OrderLine, collect
 
 from ..base import Game, Outcome, State
-from .bot import bot_orders_text
-from .build import resolve_turn
-from .check import check_orders
-from .form import order_form
-from .orders import read_orders
-from .entries import open_races, read_entries
-from .expansion import read_expansion, resolve_expansion
-from .operate import expansion_budget, resolve_race_round, start_operating, upcoming
-from .operate_form import operating_form
-from .race_bot import expansion_orders_text, race_orders_text
+from .build.bot import bot_orders_text
+from .build.check import check_orders
+from .build.form import order_form
+from .build.orders import read_orders
+from .build.turn import resolve_turn
+from .operate.bot import expansion_orders_text, race_orders_text
+from .operate.entries import open_races, read_entries
+from .operate.expansion import read_expansion, resolve_expansion
+from .operate.form import operating_form
+from .reading import capped
+from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
 from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
 
 
@@ -82,13 +83,39 @@ class RailwayRivals(Game):
                   f"then races entered")
         return {"winners": list(ranking[0]), "ranking": ranking, "reason": reason}
 
+    def turn_title(self, state) -> str:
+        """What the turn about to be resolved is called in its report and on its map."""
+        if state["stage"] == "build":
+            return f"build turn {state['build_turn']} of {state['build_turns']}"
+        if state["operate_phase"] == "expansion":
+            return f"expansion after race round {state['race_round']}"
+        return f"race round {state['race_round']} of {state['options']['race_rounds']}"
+
+    def simulation_figures(self, finals) -> dict:
+        """`gm simulate`: how the games of bots ended, in Railway Rivals' own terms."""
+        over = [s for s in finals if s.get("stage") == "over" and s.get("ranking")]
+        if not over:
+            return {}
+        cash = [sorted(s["cash"].values(), reverse=True) for s in over]
+        entered = [sum(s["races_entered"].values()) for s in over]
+        won = [sum(s["races_won"].values()) for s in over]
+        return {
+            "winner's cash (mean)": round(sum(c[0] for c in cash) / len(over), 1),
+            "winning margin over the second (mean)": round(sum(c[0] - c[1] for c in cash if len(c) > 1) / len(over), 1),
+            "companies overdrawn at the end (share)": round(sum(v < 0 for s in over for v in s["cash"].values())
+                                                             / sum(len(s["cash"]) for s in over), 3),
+            "race entries per game (mean)": round(sum(entered) / len(over), 1),
+            "races won per game (mean)": round(sum(won) / len(over), 1),
+        }
+
     def summary(self, state) -> str:
         if state["stage"] == "over":
             return "the game is over: " + ", ".join(
                 f"{x['place']}. {state['companies'][x['player']]['name']} {x['cash']}" for x in state["ranking"])
         if state["stage"] == "operate":
             if state["operate_phase"] == "expansion":
-                return f"expansion after race round {state['race_round']}: up to {expansion_budget(state)} pips"
+                return (f"expansion after race round {state['race_round']}: each company may spend up to "
+                        f"{expansion_budget(state)}")
             return (f"race round {state['race_round']} of {state['options']['race_rounds']}: races "
                     f"{', '.join(str(r['id']) for r in open_races(state))}")
         return (f"build turn {state['build_turn']} of {state['build_turns']}, dice "
@@ -104,7 +131,7 @@ class RailwayRivals(Game):
         hexmap = game_map(state)
         orders, errors = read_orders(hexmap, state["companies"], lines)
         problems, notes = check_orders(state, hexmap, player, orders, file)
-        collect(errors + problems)
+        collect(capped(errors + problems))
         orders["notes"] = notes
         return orders
 
@@ -114,7 +141,7 @@ class RailwayRivals(Game):
             orders, errors = read_expansion(state, hexmap, player, lines, file)
         else:
             orders, errors = read_entries(state, hexmap, player, lines)
-        collect(errors)
+        collect(capped(errors))
         return orders
 
     def check_notes(self, orders: dict) -> list[str]:
@@ -133,6 +160,7 @@ class RailwayRivals(Game):
             new, events = resolve_race_round(state, hexmap, orders, dice)
         else:
             raise UsageError("the game is over: there is no turn to resolve")
+        new["last_turn"] = self.turn_title(state)
         coming = upcoming(new, hexmap)
         if coming:
             events.append(coming)
@@ -190,7 +218,7 @@ class RailwayRivals(Game):
         return {"cash-chart": chart} if chart is not None else {}
 
     def route_advice(self, state, player, origin, destination):
-        from .advice import advice_text
+        from .operate.advice import advice_text
         return advice_text(state, game_map(state), player, origin, destination)
 
     def render(self, view, viewer, *, events=None, players=None):

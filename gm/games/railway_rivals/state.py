@@ -15,8 +15,9 @@ from gm.hexmap.model import HexMap
 from gm.names import match, suggestion
 
 from ..base import Option
-from .links import link_key, link_problem
+from .build.links import link_key, link_problem
 from .palette import COLOURS, default_colours
+from .reading import small_number
 
 ROUNDS = 3
 OPTIONS: dict[str, Option] = {
@@ -51,7 +52,7 @@ SETUP_KEYS = ("cash", "track", "towns_reached", "build_dice", "build_turn", "fer
 VIEW_KEYS = ("map", "map_name", "options", "players", "companies", "stage", "build_turn", "build_turns",
              "build_dice", "cash", "track", "built", "towns_reached", "payments", "ferries", "leaps",
              "foreign_track", "nmr", "cash_history", "operate_phase", "race_round", "schedule", "schedule_rules",
-             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner")
+             "carried_over", "entries", "results", "races_won", "races_entered", "ranking", "winner", "last_turn")
 
 
 def game_map(state: dict[str, Any]) -> HexMap:
@@ -100,6 +101,7 @@ def new_state(map_name: str, hexmap: HexMap, players: list[str], options: dict[s
         "leaps": {p: [] for p in players},
         "foreign_track": {},
         "nmr": [],
+        "last_turn": "set-up",
     }
 
 
@@ -112,11 +114,7 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
         if key not in SETUP_KEYS:
             raise UsageError(f"a Railway Rivals set-up cannot set {key!r}{suggestion(key, SETUP_KEYS)}; "
                              f"it sets {', '.join(SETUP_KEYS)}")
-    def who(p: Any, what: str) -> str:
-        if str(p) not in players:
-            raise UsageError(f"set-up {what}: {p!r} is not a player{suggestion(str(p), players)}")
-        return str(p)
-
+    who = _player_checker(players)
     for p, value in (overrides.get("cash") or {}).items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise UsageError(f"set-up cash: {p}'s cash must be a whole number (thousands), not {value!r}")
@@ -126,7 +124,7 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
     if "towns_reached" in overrides:
         new["towns_reached"] = {}
         for number, reached in (overrides["towns_reached"] or {}).items():
-            town = hexmap.towns.get(int(number)) if str(number).isdigit() else None
+            town = hexmap.towns.get(int(number)) if small_number(str(number), 2) is not None else None
             if town is None:
                 raise UsageError(f"set-up towns_reached: {number!r} is not a town number on this map")
             new["towns_reached"][str(town.number)] = [who(p, "towns_reached") for p in reached or []]
@@ -146,8 +144,26 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
             raise UsageError(f"set-up stage is build or operate, not {overrides['stage']!r}")
         new["stage"] = overrides["stage"]
     if new["stage"] == "operate":
-        from .setup_operate import apply_operate_setup  # the operating stage's own keys
+        from .operate.setup import apply_operate_setup  # the operating stage's own keys
         new = apply_operate_setup(new, hexmap, overrides)
+    _apply_network(new, hexmap, overrides, who)
+    colours = [c["colour"] for c in new["companies"].values()]
+    if len(set(colours)) != len(colours):
+        raise UsageError("set-up companies: two companies have the same colour")
+    return new
+
+
+def _player_checker(players: list[str]):
+    def who(p: Any, what: str) -> str:
+        if str(p) not in players:
+            raise UsageError(f"set-up {what}: {p!r} is not a player{suggestion(str(p), players)}")
+        return str(p)
+    return who
+
+
+def _apply_network(new: dict[str, Any], hexmap: HexMap, overrides: dict[str, Any], who) -> None:
+    """The set-up's ferries, leaps, companies and foreign track."""
+    players = new["players"]
     if "ferries" in overrides:
         new["ferries"] = {}
         for ferry_id, owner in (overrides["ferries"] or {}).items():
@@ -170,10 +186,6 @@ def apply_setup(state: dict[str, Any], overrides: dict[str, Any]) -> dict[str, A
             if found is None:
                 raise UsageError(f"set-up foreign_track: no foreign country {name!r}{suggestion(str(name), names)}")
             new["foreign_track"][found] = _read_track(hexmap, links, f"set-up foreign track of {found}")
-    colours = [c["colour"] for c in new["companies"].values()]
-    if len(set(colours)) != len(colours):
-        raise UsageError("set-up companies: two companies have the same colour")
-    return new
 
 
 def _read_track(hexmap: HexMap, links: Any, what: str) -> list[list[str]]:

@@ -127,8 +127,8 @@ class ThurnUndTaxis(Game):
 
     def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
                players: list[dict] | None = None):
-        from . import render  # matplotlib only when drawing
-        return render.draw(self._map(view), view, viewer, players)
+        from .picture import MapPicture  # PNG by Pillow; SVG by matplotlib, imported only then
+        return MapPicture(self._map(view), view, viewer, players)
 
 
 GAME = ThurnUndTaxis()

@@ -27,6 +27,8 @@ OFFICIAL_NAMES = {
     "cartwright": "cartwright", "wheelwright": "cartwright", "wagner": "cartwright",
 }
 ENDS = {"left": "left", "right": "right", "new": "new", "start": "new", "restart": "new"}
+MAX_LINE = 300     # characters: an order line is one step, a few city names at most
+MAX_ERRORS = 50    # a file this wrong is not worth reading on: the rest is named as not read
 _LINE = re.compile(r"^([A-Za-z]+)\s*(?::\s*|\s+|$)")
 _WORD = re.compile(r'"[^"]*"?|[^\s,]+')
 
@@ -65,15 +67,21 @@ def parse_orders(gmap: GameMap, state: dict[str, Any], player: str, lines: list[
     """Orders as plain data, or OrderErrors with every problem of the file."""
     errors: list[OrderError] = []
     file = lines[0].file if lines else ""
+    first = lines[0].number if lines else 1
     if state.get("finished"):
-        collect([OrderError("the game is over: no more orders", file=file)])
+        collect([OrderError("the game is over: no more orders", line=first, col=1, file=file)])
     if state["to_move"] != player:
-        collect([OrderError(f"it is {state['to_move']}'s turn, not {player}'s", file=file)])
+        collect([OrderError(f"it is {state['to_move']}'s turn, not {player}'s", line=first, col=1, file=file)])
     orders: dict[str, Any] = {"official": None, "official_step": None, "steps": [], "notes": []}
     last_of: dict[str, int] = {}
     broken_at = None  # the first line that did not read: the plan is checked up to there
     official_broken = False
-    for line in lines:
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            errors.append(line.error(f"too many errors: this line and the {len(lines) - n - 1} after it were "
+                                     "not read"))
+            broken_at = line.number if broken_at is None else broken_at
+            break
         key, step = _read_line(gmap, line, errors)
         if step is None:
             broken_at = line.number if broken_at is None else broken_at
@@ -108,16 +116,30 @@ def parse_orders(gmap: GameMap, state: dict[str, Any], player: str, lines: list[
         orders["notes"] = notes
         for step, message, col in problems:
             if step is None:
-                errors.append(OrderError(message, file=file))
+                errors.append(OrderError(message, line=1, col=1, file=file))  # no step: the file as a whole
             else:
                 errors.append(IllegalOrderError(message, line=step["line"], col=col or step["col"],
                                                 text=step.get("text", ""), file=file))
-    collect(errors)
+    collect(capped(errors, file))
     return orders
+
+
+def capped(errors: list[OrderError], file: str) -> list[OrderError]:
+    """At most MAX_ERRORS errors, then one line saying how many more there are."""
+    if len(errors) <= MAX_ERRORS + 1:  # the last may say the rest of the file was not read
+        return errors
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    rest = errors[MAX_ERRORS:]
+    return errors[:MAX_ERRORS] + [OrderError(f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}", line=rest[0].line, col=rest[0].col,
+                                             file=file)]
 
 
 def _read_line(gmap: GameMap, line: OrderLine, errors: list[OrderError]) -> tuple[str | None, dict | None]:
     """The line's keyword and its step (None when the line has errors, added to ``errors``)."""
+    if len(line.text) > MAX_LINE:
+        errors.append(line.syntax(f"this line is {len(line.text)} characters long: an order line is one step "
+                                  f"(at most {MAX_LINE} characters)"))
+        return None, None
     m = _LINE.match(line.text)
     word = m.group(1) if m else line.text.split()[0]
     key = match(word, KEYWORDS)

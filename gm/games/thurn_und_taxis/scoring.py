@@ -10,6 +10,11 @@ MIN_ROUTE = 3
 CARTWRIGHT_HELP = 2
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the word, singular or plural: "1 train", "2 trains"."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def carriage_after(current: int | None, length: int, cartwright: bool, gmap: GameMap) -> int | None:
     """The carriage card held after scoring a route of ``length``: one step up at most."""
     numbers = list(gmap.carriages)
@@ -46,7 +51,7 @@ def house_problems(gmap: GameMap, route: list[str], own: list[str], chosen: list
             problems.append((groups[g][1], f"houses go either all in one area or one in each of several areas: "
                                            f"this is a second house in {_group_name(g)} while others go to {others}"))
     if len(set(chosen)) > houses_left:
-        problems.append((None, f"you have only {houses_left} house(s) left, not {len(set(chosen))}"))
+        problems.append((None, f"you have only {counted(houses_left, 'house')} left, not {len(set(chosen))}"))
     return problems
 
 
@@ -117,7 +122,7 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
         state["houses_left"][player] -= 1
     if houses:
         events.append({"kind": "houses", "player": player, "cities": list(houses),
-                       "text": f"{player_ref(player)} placed {len(houses)} house(s): {', '.join(houses)} "
+                       "text": f"{player_ref(player)} placed {counted(len(houses), 'house')}: {', '.join(houses)} "
                                f"({state['houses_left'][player]} left)."})
     won = [t for t in [route_tile(gmap, state, player, length)] if t]
     won += area_tiles(gmap, state, player, houses)
@@ -130,7 +135,7 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
                        "text": f"{player_ref(player)} {why}: the game ends when this round is finished."})
     for tile in won:
         events.append({"kind": "tile", "player": player, "tile": tile["kind"], "points": tile["points"],
-                       "text": f"{player_ref(player)} took the {tile['kind']} tile ({tile['points']} point(s))."})
+                       "text": f"{player_ref(player)} took the {tile['kind']} tile ({counted(tile['points'], 'point')})."})
     state["discard"].extend(route)
     state["routes"][player] = []
 

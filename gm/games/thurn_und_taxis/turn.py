@@ -14,6 +14,7 @@ from ...dice import Dice
 from ..base import player_ref
 from . import scoring
 from .cards import UNKNOWN, Piles
+from .scoring import counted
 from .maps import GameMap
 
 OFFICIALS = {"postmaster": "Postmaster", "administrator": "Administrator", "carrier": "Postal carrier",
@@ -92,7 +93,7 @@ class TurnRun:
         p = self.player
         if self.draws >= self.needed_draws():
             more = "" if self.official == "postmaster" else " (call the Postmaster to draw twice)"
-            self._report(step, [(f"you draw {self.needed_draws()} card(s) this turn{more}", step.get("col"))])
+            self._report(step, [(f"you draw {counted(self.needed_draws(), 'card')} this turn{more}", step.get("col"))])
             return
         if step["source"] == "deck":
             if not self.piles.drawable():
@@ -174,10 +175,29 @@ class TurnRun:
         if city in self.hand:
             self.hand.remove(city)
         elif assumed:
+            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be "
+                             f"{city}. {self._if_not_drawn()}")
             self.hand.remove(UNKNOWN)
-            self._note(step, f"{city} is not in your hand now: this play needs a card you draw this turn to be {city}")
         self._place(city, place, auto=step.get("auto", False))
         self.plays += 1
+
+    def _if_not_drawn(self) -> str:
+        """What happens instead of a play that needs a card still to be drawn (see resolve_turn)."""
+        rest = "; the rest of the turn follows the default rules (no scoring)"
+        if self.plays >= 1:
+            return ("If it is not, this second play is skipped (the Postal carrier allows two plays, it does not "
+                    "demand them)" + rest + ".")
+        known = [c for c in self.hand if c != UNKNOWN]
+        fitting = [(c, self.fits(c)) for c in known if self.fits(c)]
+        if fitting:
+            instead = f"{fitting[0][0]} is played at the {fitting[0][1]} end instead (the default play)"
+        elif self.route:
+            oldest = known[0] if known else "the card drawn"
+            instead = (f"the card drawn is played if it extends the route; if not, no card of your hand extends it "
+                       f"and the rules make you start a new route with {oldest}")
+        else:
+            instead = f"{known[0] if known else 'the card drawn'} begins your route instead (the default play)"
+        return f"If it is not, your route is kept where the rules allow: {instead}{rest}."
 
     def _no_road(self, city: str, where: str) -> str:
         text = f"no road joins {city} to {where}"
@@ -220,7 +240,7 @@ class TurnRun:
     def score(self, step: dict) -> None:
         route = self.route
         if len(route) < scoring.MIN_ROUTE:
-            self._report(step, [(f"a route of {len(route)} card(s) cannot be scored: it needs "
+            self._report(step, [(f"a route of {counted(len(route), 'card')} cannot be scored: it needs "
                                  f"{scoring.MIN_ROUTE} or more", step.get("col"))])
             self.scored = True  # checking goes on as if it had scored: no second error on the discards
             self.discards_due = max(0, len(self.hand) - HAND_LIMIT)
@@ -271,15 +291,15 @@ class TurnRun:
             return next((s for s in steps if s["step"] in kinds), steps[-1] if steps else None)
         if self.draws < self.needed_draws():
             self._report(first(("play", "score", "discard")),
-                         [(f"phase 1: draw {self.needed_draws()} card(s) before playing ('draw: deck' or "
+                         [(f"phase 1: draw {counted(self.needed_draws(), 'card')} before playing ('draw: deck' or "
                            f"'draw: display CITY'); the orders draw {self.draws}", None)])
         if self.plays < self.needed_plays() and self.hand:
             self._report(first(("score", "discard")),
-                         [(f"phase 2: play {self.needed_plays()} card(s) ('play: CITY left|right|new'); "
+                         [(f"phase 2: play {counted(self.needed_plays(), 'card')} ('play: CITY left|right|new'); "
                            f"the orders play {self.plays}", None)])
         if self.scored and self.discarded < self.discards_due:
             self._report(first(("discard",)) if any(s["step"] == "discard" for s in steps) else first(("score",)),
-                         [(f"after scoring you hold {len(self.hand)} card(s): discard "
+                         [(f"after scoring you hold {counted(len(self.hand), 'card')}: discard "
                            f"{self.discards_due - self.discarded} more, down to {HAND_LIMIT}", None)])
 
     def complete_by_default(self) -> None:
@@ -289,7 +309,7 @@ class TurnRun:
                 self.draw({"step": "draw", "source": "deck"})
             else:
                 self.draw({"step": "draw", "source": "display", "city": self.state["display"][0]})
-        while self.plays < self.needed_plays() and self.hand:
+        while self.plays < 1 and self.hand:  # one play is a must; the Postal carrier's second is a may
             self.auto_play()
         if self.scored and len(self.hand) > HAND_LIMIT:
             # the cards that came into the hand last go first
@@ -358,10 +378,11 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
             run.do(step)
         except StepFailed as failed:
             where = f"line {step.get('line')} ({step.get('text', step['step'])!r})" if step.get("line") else "a step"
+            skipped = " The second play was skipped." if step["step"] == "play" and run.plays >= 1 else ""
             run.events.append({"kind": "step_failed", "player": player, "line": step.get("line"),
                                "reason": failed.message, "to": [player],
-                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}. "
-                                       "The rest of the turn followed the default rules."})
+                               "text": f"{player_ref(player)}'s {where} could not be carried out: {failed.message}."
+                                       f"{skipped} The rest of the turn followed the default rules."})
             break
     run.complete_by_default()
     run.end_turn()

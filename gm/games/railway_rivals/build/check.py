@@ -12,9 +12,10 @@ from typing import Any
 from gm.errors import IllegalOrderError, OrderError
 from gm.names import fold
 
-from .company import Builder, track_links
-from .palette import COLOURS
-from .payments import round_payments
+from ..money import build_payments
+from ..palette import COLOURS
+from ..words import company_names, count
+from .company import planning_builder
 from .rounds import Cursor
 
 
@@ -23,47 +24,31 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
     """(errors, notes) for ``orders`` read from one player's file."""
     errors: list[OrderError] = []
     notes: list[str] = []
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
 
     def err(message: str, line: int, col: int) -> None:
         errors.append(IllegalOrderError(message, line=line, col=col, file=file))
 
-    company = orders.get("company")
-    if company and company.get("colour"):
-        taken = [p for p, c in state["companies"].items() if p != player and c["colour"] == company["colour"]]
-        if taken:
-            free = [c for c in COLOURS if c not in {x["colour"] for x in state["companies"].values()}]
-            err(f"{company['colour']} is {names[taken[0]]}'s colour; free colours: {', '.join(free)}",
-                company["line"], company["col"])
-    if company and company.get("name"):
-        clash = [p for p, c in state["companies"].items() if p != player and fold(c["name"]) == fold(company["name"])]
-        if clash:
-            err(f"{names[clash[0]]} is already the name of a rival's company", company["line"], company["col"])
-
-    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
-    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
+    errors += company_problems(state, player, orders.get("company"), file)
+    builder, rivals = planning_builder(state, hexmap, player)
+    builder.uncertain = bool(orders.get("unread"))  # a round line that could not be read builds who knows what
     built_this_turn: set = set()
     cash_total = 0
     reached: list[str] = []
     for index, (segments, die) in enumerate(zip(orders["rounds"], state["build_dice"])):
         round_no = index + 1
         before = set(builder.links)
-        cursor = Cursor(builder, segments, die, lenient=True)
-        while not cursor.done:
-            cursor.run()
-        for stop in cursor.stops:
-            if stop["hex"] is not None or stop["kind"] != "start":  # an unreadable start is reported already
-                err(stop["reason"], stop["line"], stop["col"])
+        cursor = Cursor(builder, segments, die, lenient=True).run_all()
+        errors += cursor.stop_errors(file)
         if cursor.overrun:
-            err(f"round {round_no} builds {cursor.pip} pips but its die is {die}: {cursor.overrun['message']}",
+            err(f"round {round_no} builds {count(cursor.pip, 'pip')} but its die is {die}: {cursor.overrun['message']}",
                 cursor.overrun["line"], cursor.overrun["col"])
         total = orders["totals"][index]
         if total is not None and total["value"] != cursor.pip:
-            err(f"'total {total['value']}' but the builds of round {round_no} cost {cursor.pip} "
-                f"pip{'' if cursor.pip == 1 else 's'}",
+            err(f"'total {total['value']}' but the builds of round {round_no} cost {count(cursor.pip, 'pip')}",
                 total["line"], total["col"])
         # what the builds would cost against the rivals' track as it stands now
-        paid = round_payments(hexmap, [player] + list(rivals), {player: cursor.steps},
+        paid = build_payments(hexmap, [player] + list(rivals), {player: cursor.steps},
                               {player: before, **rivals}, {player: built_this_turn, **{p: set() for p in rivals}},
                               names, round_no)
         built_this_turn |= builder.links - before
@@ -86,3 +71,25 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
                  f"in the way this turn)" + (f"; first to reach {', '.join(reached)} if no rival gets there "
                                              f"first (+{state['options']['town_bonus']} each)" if reached else ""))
     return errors, notes
+
+
+def company_problems(state: dict[str, Any], player: str, company: dict[str, Any] | None,
+                     file: str) -> list[OrderError]:
+    """A new name or colour another company already has."""
+    errors: list[OrderError] = []
+    names = company_names(state)
+
+    def err(message: str, line: int, col: int) -> None:
+        errors.append(IllegalOrderError(message, line=line, col=col, file=file))
+
+    if company and company.get("colour"):
+        taken = [p for p, c in state["companies"].items() if p != player and c["colour"] == company["colour"]]
+        if taken:
+            free = [c for c in COLOURS if c not in {x["colour"] for x in state["companies"].values()}]
+            err(f"{company['colour']} is {names[taken[0]]}'s colour; free colours: {', '.join(free)}",
+                company["line"], company["col"])
+    if company and company.get("name"):
+        clash = [p for p, c in state["companies"].items() if p != player and fold(c["name"]) == fold(company["name"])]
+        if clash:
+            err(f"{names[clash[0]]} is already the name of a rival's company", company["line"], company["col"])
+    return errors

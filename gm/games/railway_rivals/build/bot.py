@@ -8,23 +8,22 @@ from typing import Any
 from gm.hexmap.model import HexMap
 from gm.hexmap.paths import cheapest_path_from, costs_from
 
-from .company import Builder, starting_points, track_links
+from .company import Builder, planning_builder, starting_points
 from .links import link_key, link_table
 
 
 def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
-    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
-    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
+    builder, rivals = planning_builder(state, hexmap, player)
     rival_links = set().union(*rivals.values()) if rivals else set()
     rival_hexes = {h for link in rival_links for h in link}
     lines = [f"# default build for {player}: towards the nearest unreached town"]
     for number, die in enumerate(state["build_dice"], start=1):
-        segments = _plan_round(builder, hexmap, die, rival_links, rival_hexes, rng)
+        segments = plan_round(builder, hexmap, die, rival_links, rival_hexes, rng)
         lines.append(f"round {number}: " + "; ".join(segments))
     return "\n".join(lines) + "\n"
 
 
-def _plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, rival_hexes: set[str],
+def plan_round(builder: Builder, hexmap: HexMap, die: int, rival_links: set, rival_hexes: set[str],
                 rng: random.Random, goals: list[str] | None = None) -> list[str]:
     """Segments spending ``die`` pips towards one of ``goals`` (default: towns the network lacks)."""
     table = link_table(hexmap)

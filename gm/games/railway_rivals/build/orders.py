@@ -14,20 +14,21 @@ from typing import Any
 
 from gm.errors import OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold, match, suggestion
+from gm.names import fold, match
 from gm.orders import OrderLine
 
-from .palette import COLOURS
+from ..palette import COLOURS
+from ..words import company_by_word
+from ..reading import (MAX_ERRORS, MAX_STEPS, Allowance, find_total, header, hint, is_number, keyword_at,
+                       reading_stopped, shown, small_number, too_long)
+from .examples import round_example, segment_example
 
 ROUNDS = 3
 KEYWORDS = ("round", "company")
-_ROUND = re.compile(r"round\b\s*(\S*?)\s*[:.]", re.IGNORECASE)
-_ROUND_BARE = re.compile(r"round\b", re.IGNORECASE)
 _COMPANY = re.compile(r"company\s*:\s*", re.IGNORECASE)
 _TOKEN = re.compile(r'"[^"]*"?|[();]|[-\u2013\u2014]+|[^\s();"]+')
-_DASHED_HEXES = re.compile(r"\d+(?:[-\u2013\u2014]\d+)+")
-_TOTAL = re.compile(r"[\s.,;]*\btotal\b\s*[:=]?\s*(\S*)\s*$", re.IGNORECASE)
-EXAMPLE = "round 1: (2522) 2523 \"Helm's Deep\"; (2522) 2924  total 6"
+_DASHED_HEXES = re.compile(r"[0-9]+(?:[-\u2013\u2014][0-9]+)+")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def empty_orders() -> dict[str, Any]:
@@ -35,11 +36,23 @@ def empty_orders() -> dict[str, Any]:
 
 
 def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLine]) -> tuple[dict, list[OrderError]]:
-    """The orders the lines give, and every reading error (the orders hold what could be read)."""
+    """The orders the lines give, and every reading error (the orders hold what could be read).
+    Past MAX_ERRORS errors the rest of the file is not read (one error says so)."""
     orders = empty_orders()
     errors: list[OrderError] = []
     seen_rounds: dict[int, int] = {}
-    for line in lines:
+    allowance = Allowance()
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:  # else the reader has said where it stopped
+                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
+            orders["unread"] = True
+            break
+        long = too_long(line)
+        if long:
+            errors.append(long)
+            orders["unread"] = True
+            continue
         text = line.text
         company = _COMPANY.match(text)
         if company:
@@ -49,39 +62,52 @@ def read_orders(hexmap: HexMap, companies: dict[str, dict], lines: list[OrderLin
                 continue
             orders["company"] = _read_company(line, text[company.end():], company.end(), errors)
             continue
-        header = _ROUND.match(text)
-        if not header:
-            first = text.split()[0] if text.split() else text
-            if _ROUND_BARE.match(text):
-                errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. {EXAMPLE}"))
-            else:
-                errors.append(line.syntax(f"expected 'round 1:' to 'round {ROUNDS}:' or 'company: NAME, COLOUR', "
-                                          f"not {first!r}{suggestion(first.rstrip(':'), KEYWORDS)}"))
+        rnd = _round_number(hexmap, line, errors)
+        if rnd is None:
+            orders["unread"] = True
             continue
-        number = header.group(1)
-        if not number.isdigit() or not 1 <= int(number) <= ROUNDS:
-            errors.append(line.syntax(f"a build turn has rounds 1 to {ROUNDS}, not {number or 'no number'!r}",
-                                      header.start(1) if number else 0))
+        number, body_start = rnd
+        if number in seen_rounds:
+            errors.append(line.error(f"round {number} is given twice (first on line {seen_rounds[number]})"))
             continue
-        rnd = int(number)
-        if rnd in seen_rounds:
-            errors.append(line.error(f"round {rnd} is given twice (first on line {seen_rounds[rnd]})"))
-            continue
-        seen_rounds[rnd] = line.number
-        body_start = header.end()
+        seen_rounds[number] = line.number
         body = text[body_start:]
-        total = _TOTAL.search(_mask_quotes(body))
+        total = find_total(_mask_quotes(body))
         if total:
-            value = total.group(1).rstrip(".")
-            col = body_start + total.start(1)
-            if not value.isdigit():
+            at, value, value_at = total
+            value = value.rstrip(".")
+            col = body_start + value_at
+            if small_number(value) is None:
                 errors.append(line.syntax(f"'total' takes the number of pips, e.g. 'total 6', "
-                                          f"not {value or 'nothing'!r}", col))
+                                          f"not {shown(value) if value else 'nothing'}", col))
             else:
-                orders["totals"][rnd - 1] = {"value": int(value), "line": line.number, "col": line.col + col}
-            body = body[:total.start()]
-        orders["rounds"][rnd - 1] = _Round(hexmap, companies, line, body_start, errors).read(body)
+                orders["totals"][number - 1] = {"value": int(value), "line": line.number, "col": line.col + col}
+            body = body[:at].rstrip(" \t.,;")
+        orders["rounds"][number - 1] = SegmentReader(hexmap, companies, line, body_start, errors,
+                                                     allowance).read(body)
     return orders, errors
+
+
+def _round_number(hexmap: HexMap, line: OrderLine, errors: list[OrderError]) -> tuple[int, int] | None:
+    """(round number, where the builds start) from 'round 2:', or None after reporting the error."""
+    head = header(line.text, ("round",))
+    if head is None:
+        words = line.text.split(None, 1)
+        first = words[0] if words else line.text
+        if keyword_at(line.text, ("round",)) is not None:
+            errors.append(line.syntax(f"write the round as 'round 1:' (a number and a colon), e.g. "
+                                      f"{round_example(hexmap)}"))
+        else:
+            errors.append(line.syntax(f"expected 'round 1:' to 'round {ROUNDS}:' or 'company: NAME, COLOUR', "
+                                      f"not {shown(first)}{hint(first.rstrip(':'), KEYWORDS)}"))
+        return None
+    number = small_number(head.number, 2)
+    if number is None or not 1 <= number <= ROUNDS:
+        errors.append(line.syntax(f"a build turn has rounds 1 to {ROUNDS}, not "
+                                  f"{shown(head.number) if head.number else repr('no number')}",
+                                  head.number_at if head.number else 0))
+        return None
+    return number, head.end
 
 
 def _mask_quotes(text: str) -> str:
@@ -99,7 +125,7 @@ def _read_company(line: OrderLine, rest: str, offset: int, errors: list[OrderErr
     if colour is not None:
         found = match(colour, COLOURS)
         if found is None:
-            errors.append(line.error(f"unknown colour {colour!r}{suggestion(colour, COLOURS)}; colours: "
+            errors.append(line.error(f"unknown colour {shown(colour)}{hint(colour, COLOURS)}; colours: "
                                      f"{', '.join(COLOURS)}", colour_at))
             return None
         colour = found
@@ -112,13 +138,15 @@ def _read_company(line: OrderLine, rest: str, offset: int, errors: list[OrderErr
     return {"name": name or None, "colour": colour, "line": line.number, "col": line.col + offset}
 
 
-class _Round:
+class SegmentReader:
     """Reads the segments of one round line."""
 
     def __init__(self, hexmap: HexMap, companies: dict[str, dict], line: OrderLine, base: int,
-                 errors: list[OrderError]):
+                 errors: list[OrderError], allowance: Allowance | None = None):
         self.hexmap, self.companies, self.line, self.base, self.errors = hexmap, companies, line, base, errors
+        self.allowance = allowance or Allowance()
         self.town_names = hexmap.town_names()
+        self.longest = max((len(name.split()) for name in self.town_names), default=1)  # words in a town name
 
     def error(self, message: str, at: int) -> None:
         self.errors.append(self.line.error(message, self.base + at))
@@ -131,16 +159,28 @@ class _Round:
         for m in _TOKEN.finditer(body):
             word, at = m.group(0), m.start()
             core = word.strip("-\u2013\u2014")
-            if core and (core.isdigit() or _DASHED_HEXES.fullmatch(core)):  # 2522-2523: two hexes
-                for part in re.finditer(r"\d+", word):
+            if core and (is_number(core) or _DASHED_HEXES.fullmatch(core)):  # 2522-2523: two hexes
+                for part in _DIGITS.finditer(word):
                     out.append((at + part.start(), part.group(0)))
-            elif word[0] not in '"' and len(word) > 1 and word[-1] in ".," and word[:-1].isdigit():
+            elif word[0] not in '"' and len(word) > 1 and word[-1] in ".," and is_number(word[:-1]):
                 out.append((at, word[:-1]))
             else:
                 out.append((at, word))
         return out
 
     def read(self, body: str) -> list[dict]:
+        """The segments of one line; a segment with a reading error is marked ``broken`` (what the
+        company's network holds after it is unknown, so the checker does not pile errors on it)."""
+        errors_before = len(self.errors)
+        segments = self._read(body)
+        marks = [seg.pop("_errors") for seg in segments] + [len(self.errors)]
+        for seg, (here, after) in zip(segments, zip(marks, marks[1:])):
+            seg["broken"] = after > here or seg["start"] is None
+        if segments and marks[0] > errors_before:  # an error before the first bracket
+            segments[0]["broken"] = True
+        return segments
+
+    def _read(self, body: str) -> list[dict]:
         toks = self.tokens(body)
         segments: list[dict] = []
         segment: dict | None = None
@@ -148,6 +188,13 @@ class _Round:
         i = 0
         while i < len(toks):
             at, tok = toks[i]
+            if len(self.errors) >= MAX_ERRORS:
+                self.errors.append(reading_stopped(self.line, self.base + at, 0))
+                break
+            if self.allowance.left <= 0:
+                self.syntax(f"these orders hold more than {MAX_STEPS:,} hexes, ferries and leaps, far more than "
+                            f"a turn can build: the rest is not read", at)
+                break
             if tok == ";":
                 segment, i = None, i + 1
                 continue
@@ -159,7 +206,8 @@ class _Round:
             if tok == "(":
                 close = next((j for j in range(i + 1, len(toks)) if toks[j][1] in (")", ";", "(")), None)
                 if close is None or toks[close][1] != ")":
-                    self.syntax("the '(' is not closed: write the segment's start as (2522) or (\"Helm's Deep\")", at)
+                    self.syntax(f"the '(' is not closed: write the segment's start in brackets, like "
+                                f"{segment_example(self.hexmap).split()[0]}", at)
                     i = close if close is not None else len(toks)
                     segment, here = None, None
                     continue
@@ -168,13 +216,14 @@ class _Round:
                 if not inner:
                     self.syntax("the brackets are empty: put the hex or town the segment starts from in them", at)
                 segment = {"line": self.line.number, "col": self.line.col + self.base + at, "start": start,
-                           "steps": []}
+                           "steps": [], "_errors": len(self.errors)}
                 segments.append(segment)
                 here = start
                 i = close + 1
                 continue
             if segment is None:
-                self.syntax("a segment starts with the hex or town it leaves from, in brackets: (2522) 2523 ...", at)
+                self.syntax(f"a segment starts with the hex or town it leaves from, in brackets: "
+                            f"{segment_example(self.hexmap)} ...", at)
                 while i < len(toks) and toks[i][1] != ";":
                     i += 1
                 continue
@@ -201,30 +250,32 @@ class _Round:
                 self.syntax("the quoted name is not closed with \"", at)
                 return None, len(toks)
             return self.town(tok[1:-1], at), i + 1
-        if tok.isdigit():
+        if is_number(tok):
             return self.number(tok, at), i + 1
         words = []
         j = i
-        while j < len(toks) and not _stops_name(toks[j][1]):
+        while j < len(toks) and len(words) <= self.longest and not _stops_name(toks[j][1]):
             words.append(toks[j][1])
             j += 1
         if not words:
-            self.syntax(f"expected a hex or a town, not {tok!r}", at)
+            self.syntax(f"expected a hex or a town, not {shown(tok)}", at)
             return None, i + 1
-        for k in range(len(words), 0, -1):  # the longest run of words that names a town
+        for k in range(min(len(words), self.longest), 0, -1):  # the longest run of words naming a town
             town = self.hexmap.town_by_name(" ".join(words[:k]))
             if town is not None:
                 if whole and k < len(words):
                     break
                 return town.hex, i + k
-        name = " ".join(words)
-        self.error(f"unknown town {name!r}{suggestion(name, self.town_names)}", at)
+        while j < len(toks) and not _stops_name(toks[j][1]):  # the rest of an unknown name, read once
+            j += 1
+        name = " ".join(t for _, t in toks[i:j]) if j - i <= self.longest + 8 else " ".join(words) + " ..."
+        self.error(f"unknown town {shown(name)}{hint(name, self.town_names)}", at)
         return None, j
 
     def town(self, name: str, at: int) -> str | None:
         town = self.hexmap.town_by_name(name)
         if town is None:
-            self.error(f"unknown town {name!r}{suggestion(name, self.town_names)}", at)
+            self.error(f"unknown town {shown(name)}{hint(name, self.town_names)}", at)
             return None
         return town.hex
 
@@ -240,7 +291,8 @@ class _Round:
         if len(tok) == 2:
             self.error(f"there is no town number {tok} on this map", at)
             return None
-        self.syntax(f"{tok} is not a hex: a hex is four digits, column then row, like 2522", at)
+        self.syntax(f"{shown(tok)} is not a hex: a hex is four digits, column then row, like "
+                    f"{segment_example(self.hexmap).split()[1]}", at)
         return None
 
     # ---- steps ---------------------------------------------------------------------------
@@ -257,6 +309,7 @@ class _Round:
             return None
         for step in between + [label]:
             segment["steps"].append({"kind": "build", "hex": step, "col": col})
+            self.allowance.take()
         return label
 
     def ferry(self, toks, i, at, segment, here):
@@ -265,14 +318,15 @@ class _Round:
             return i, None
         arg_at, arg = toks[i]
         ferry = self.hexmap.ferry(arg)
-        if ferry is None and arg.isdigit() and here is not None:  # 'ferry 0704': by its far end
+        if ferry is None and is_number(arg) and here is not None:  # 'ferry 0704': by its far end
             ferry = next((f for f in self.hexmap.ferries if set(f.ends) == {here, arg}), None)
         if ferry is None:
             ids = [f.id for f in self.hexmap.ferries]
-            self.error(f"unknown ferry {arg!r}{suggestion(arg, ids)}; "
+            self.error(f"unknown ferry {shown(arg)}{hint(arg, ids)}; "
                        f"{'ferries: ' + ', '.join(ids) if ids else 'this map has no ferries'}", arg_at)
             return i + 1, None
         other = ferry.ends[0] if here == ferry.ends[1] else ferry.ends[1]
+        self.allowance.take()
         segment["steps"].append({"kind": "ferry", "ferry": ferry.id, "hex": other,
                                  "col": self.line.col + self.base + at})
         return i + 1, other if here is not None else None
@@ -294,19 +348,20 @@ class _Round:
                 return i, None
         if label is None:
             return i, None
+        self.allowance.take()
         segment["steps"].append({"kind": "leap", "hex": label, "over": over, "col": self.line.col + self.base + at})
         return i, label
 
     def company(self, who: str, at: int) -> str | None:
-        for player, company in self.companies.items():
-            if fold(who) in (fold(player), fold(company.get("name") or ""), fold(company.get("colour") or "")):
-                return player
+        player = company_by_word(self.companies, who)
+        if player is not None:
+            return player
         choices = list(self.companies) + [c["name"] for c in self.companies.values()]
-        self.error(f"no company {who!r}{suggestion(who, choices)}", at)
+        self.error(f"no company {shown(who)}{hint(who, choices)}", at)
         return None
 
 
 def _stops_name(tok: str) -> bool:
     """Tokens that end a town name written without quotes."""
-    return (tok in (";", "(", ")") or tok.startswith('"') or tok[0] in "-\u2013\u2014" or tok.isdigit()
+    return (tok in (";", "(", ")") or tok.startswith('"') or tok[0] in "-\u2013\u2014" or is_number(tok)
             or fold(tok) in ("ferry", "leap", "over"))

@@ -11,6 +11,7 @@ from typing import Any
 
 from gm.hexmap.model import Ferry, HexMap
 
+from ..words import company_names, count
 from .links import link_key, link_pips, link_problem, pips_breakdown
 
 
@@ -27,6 +28,13 @@ def starting_points(hexmap: HexMap) -> list[str]:
     return list(hexmap.start) or [t.hex for t in hexmap.town_list()]
 
 
+def planning_builder(state: dict[str, Any], hexmap: HexMap, player: str) -> tuple["Builder", dict[str, set]]:
+    """(the company's builder, its rivals' links) against the state at the start of the turn: what the
+    order checker and the bots plan with."""
+    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
+    return Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals), rivals
+
+
 def place_name(hexmap: HexMap, label: str) -> str:
     """'2523' or 'Helm's Deep (2524)'."""
     town = hexmap.town_at.get(label)
@@ -40,7 +48,7 @@ class Builder:
                  ferry_owner: dict[str, str], rival_links: dict[str, set[tuple[str, str]]]):
         self.hexmap = hexmap
         self.player = player
-        self.names = {p: c["name"] for p, c in state["companies"].items()}
+        self.names = company_names(state)
         self.leapfrog = bool(state["options"].get("leapfrog"))
         self.leap_length = int(state["options"].get("leap_length", 3))
         self.leaps_per_rival = int(state["options"].get("leaps_per_rival", 2))
@@ -54,6 +62,11 @@ class Builder:
         self.hexes.update(leap["to"] for leap in leaps)
         self.leaps_used = Counter(leap["over"] for leap in leaps)
         self.rival_links = rival_links  # rivals' track at the start of the turn: leaps follow it
+        # the order checker's allowances, so that one mistake gives one error: links built past the
+        # die (already reported) may be ordered again; after a segment that could not be read, where
+        # the network reaches is unknown, so a later start off the track is not reported
+        self.tentative: set[tuple[str, str]] = set()
+        self.uncertain = False
 
     # ---- checks: each returns a reason, or None when the step is allowed -------------------
     def start_problem(self, label: str) -> str | None:
@@ -73,7 +86,7 @@ class Builder:
         problem = link_problem(self.hexmap, a, b)
         if problem:
             return 0, problem
-        if link_key(a, b) in self.links:
+        if link_key(a, b) in self.links and link_key(a, b) not in self.tentative:
             return 0, f"you already have track {a}-{b}"
         return link_pips(self.hexmap, a, b), None
 
@@ -100,7 +113,7 @@ class Builder:
         found = [r for r in rivals if r != self.player and self._along(self.rival_links.get(r, set()), here, target)]
         if not found:
             whose = f"{self.names.get(over, over)}'s" if over else "a rival's"
-            return None, (f"{place_name(self.hexmap, target)} is not within {self.leap_length} hexes of {here} "
+            return None, (f"{place_name(self.hexmap, target)} is not within {count(self.leap_length, 'hex')} of {here} "
                           f"along {whose} track (as it stood at the start of the turn)")
         if len(found) > 1:
             return None, (f"the leap to {target} could follow the track of "
@@ -132,6 +145,7 @@ class Builder:
     # ---- applying a step: each returns True when the step brings the network into a new hex --
     def add_link(self, a: str, b: str) -> bool:
         self.links.add(link_key(a, b))
+        self.tentative.discard(link_key(a, b))
         new = b not in self.hexes
         self.hexes.update((a, b))
         return new

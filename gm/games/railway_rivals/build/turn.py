@@ -14,14 +14,14 @@ from gm.dice import Dice
 from gm.hexmap.model import HexMap
 from gm.names import fold
 
-from ..base import player_ref
-
+from ...base import player_ref
+from ..mapdata import foreign_fee
+from ..money import BANK, build_payments, cash_event, overdraft_interest, pay_all, payment
+from ..state import ROUNDS, roll_build_dice
+from ..words import company_name, company_names, count
 from .company import Builder, track_links
 from .links import link_key
-from .money import BANK, overdraft_interest, pay_all
-from .payments import round_payments
 from .rounds import Cursor
-from .state import ROUNDS, roll_build_dice
 from .ties import tie_order
 
 
@@ -42,13 +42,11 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
     for p in s["nmr"]:
         if orders.get(p) is not None:
             events.append({"kind": "default_build", "player": p,
-                           "text": f"{_name(s, p)} sent no orders: a default build was made for them."})
+                           "text": f"{company_name(s, p)} sent no orders: a default build was made for them."})
     events += _company_changes(s, orders)
 
-    rivals_at_start = {p: track_links(s, p) for p in seat}
     ferry_owner = dict(s["ferries"])
-    builders = {p: Builder(hexmap, s, p, ferry_owner=ferry_owner,
-                           rival_links={q: links for q, links in rivals_at_start.items() if q != p}) for p in seat}
+    builders = turn_builders(s, hexmap, ferry_owner)
     built_this_turn: dict[str, set] = {p: set() for p in seat}
     built: dict[str, list[list[str]]] = {p: [] for p in seat}
     for r in range(ROUNDS):
@@ -56,30 +54,20 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
         links_before = {p: set(builders[p].links) for p in seat}
         cursors = {p: Cursor(builders[p], orders[p]["rounds"][r], die) for p in seat
                    if orders.get(p) is not None and orders[p]["rounds"][r]}
-        events += _run_round(cursors, seat, dice, s, hexmap, round_no, ferry_owner)
+        events += run_round(cursors, seat, dice, s, hexmap, round_no, ferry_owner)
         steps = {p: c.steps for p, c in cursors.items()}
-        names = {p: c["name"] for p, c in s["companies"].items()}
-        paid = round_payments(hexmap, seat, steps, links_before, built_this_turn, names, round_no)
-        for p in seat:
-            for step in steps.get(p, []):
-                if step["kind"] == "build":
-                    built[p].append([step["from"], step["to"]])
-                    built_this_turn[p].add(link_key(step["from"], step["to"]))
-                if step["kind"] == "ferry":
-                    paid.append({"from": p, "to": BANK, "amount": step["cost"], "round": round_no,
-                                 "hex": step["from"], "reason": f"ferry {step['ferry']} built"})
-                if step["kind"] == "leap":
-                    s["leaps"][p].append({"from": step["from"], "to": step["to"], "over": step["over"], "turn": turn})
+        paid = build_payments(hexmap, seat, steps, links_before, built_this_turn, company_names(s), round_no)
+        paid += record_steps(s, steps, round_no, built, built_this_turn)
         for p in seat:
             if p in cursors:
-                events.append(_build_event(s, hexmap, p, round_no, die, cursors[p], paid))
-        paid += _arrivals(s, hexmap, seat, steps, dice, round_no, events)
+                events.append(build_event(s, hexmap, p, round_no, die, cursors[p], paid))
+        paid += arrivals(s, hexmap, seat, steps, dice, round_no, events)
         events += pay_all(s, paid)
         payments += paid
         events += _foreign_connections(s, hexmap, steps, links_before, round_no)
 
     for p in seat:
-        s["track"][p] = s["track"][p] + built[p]
+        s["track"][p] = s["track"][p] + [list(link) for link in built[p]]  # no list shared with "built"
     s["built"] = built
     s["ferries"] = {f.id: ferry_owner[f.id] for f in hexmap.ferries if f.id in ferry_owner}
     s["payments"] = payments
@@ -90,12 +78,33 @@ def resolve_turn(state: dict[str, Any], hexmap: HexMap, orders: dict[str, Any], 
         s["build_dice"] = next_dice
         events.append({"kind": "next_dice", "turn": turn + 1, "dice": next_dice,
                        "text": f"The dice of build turn {turn + 1} are {', '.join(map(str, next_dice))}."})
-    events.append(_cash_table(s, cash_before, payments))
+    events.append(cash_event(s, cash_before, payments))
     return s, events
 
 
-def _name(state: dict[str, Any], player: str) -> str:
-    return state["companies"][player]["name"]
+def turn_builders(state: dict[str, Any], hexmap: HexMap, ferry_owner: dict[str, str]) -> dict[str, Builder]:
+    """Every company's builder for a turn's resolution: leaps follow rivals' track as it was at the start."""
+    at_start = {p: track_links(state, p) for p in state["players"]}
+    return {p: Builder(hexmap, state, p, ferry_owner=ferry_owner,
+                       rival_links={q: links for q, links in at_start.items() if q != p}) for p in state["players"]}
+
+
+def record_steps(state: dict[str, Any], steps: dict[str, list[dict]], round_no: int, built: dict[str, list],
+                 built_this_turn: dict[str, set] | None = None) -> list[dict[str, Any]]:
+    """Note a round's new links (``built``) and leaps (in the state); the ferries built, as payments."""
+    paid = []
+    for p in state["players"]:
+        for step in steps.get(p, []):
+            if step["kind"] == "build":
+                built[p].append([step["from"], step["to"]])
+                if built_this_turn is not None:
+                    built_this_turn[p].add(link_key(step["from"], step["to"]))
+            if step["kind"] == "ferry":
+                paid.append(payment(p, BANK, step["cost"], f"ferry {step['ferry']} built", round_no, step["from"]))
+            if step["kind"] == "leap":
+                state["leaps"][p].append({"from": step["from"], "to": step["to"], "over": step["over"],
+                                          "turn": state.get("build_turn", 0)})
+    return paid
 
 
 def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict[str, Any]]:
@@ -121,14 +130,14 @@ def _company_changes(state: dict[str, Any], orders: dict[str, Any]) -> list[dict
                 company["colour"] = colour
             else:
                 events.append({"kind": "company", "player": p, "text": f"{company['name']} keeps "
-                               f"{company['colour']}: {colour} was taken by {_name(state, holder)} first."})
+                               f"{company['colour']}: {colour} was taken by {company_name(state, holder)} first."})
         if company != old:
             events.append({"kind": "company", "player": p, "name": company["name"], "colour": company["colour"],
                            "text": f"{old['name']} is now {company['name']} ({company['colour']})."})
     return events
 
 
-def _run_round(cursors: dict[str, Cursor], seat: list[str], dice: Dice, state: dict[str, Any], hexmap: HexMap,
+def run_round(cursors: dict[str, Cursor], seat: list[str], dice: Dice, state: dict[str, Any], hexmap: HexMap,
                round_no: int, ferry_owner: dict[str, str]) -> list[dict[str, Any]]:
     """Advance the cursors together, lowest pip first; contested ferries go by pip, then by a die."""
     events = []
@@ -149,13 +158,14 @@ def _run_round(cursors: dict[str, Cursor], seat: list[str], dice: Dice, state: d
             if len(claimants) < 2:
                 continue
             order, rolls = tie_order(dice, f"ferry {ferry_id} turn {state['build_turn']} round {round_no}", claimants)
-            shown = ", ".join(f"{_name(state, x['player'])} {x['value']}" for x in rolls)
+            shown = ", ".join(f"{company_name(state, x['player'])} {x['value']}" for x in rolls)
             events.append({"kind": "tie", "what": f"ferry {ferry_id}", "order": order, "rolls": rolls,
                            "text": f"Ferry {ferry_id} is reached on the same pip by "
-                                   f"{', '.join(_name(state, q) for q in claimants)}; the dice ({shown}) give it "
-                                   f"to {_name(state, order[0])}."})
+                                   f"{', '.join(company_name(state, q) for q in claimants)}; the dice ({shown}) "
+                                   f"give it "
+                                   f"to {company_name(state, order[0])}."})
             for loser in order[1:]:
-                denied[loser] = (f"ferry {ferry_id} was built on the same pip by {_name(state, order[0])}, "
+                denied[loser] = (f"ferry {ferry_id} was built on the same pip by {company_name(state, order[0])}, "
                                  f"who won the tie-break roll")
         for p in layer:
             cursors[p].run(denied.get(p))
@@ -173,14 +183,15 @@ def _route_text(hexmap: HexMap, state: dict[str, Any], cursor: Cursor, segment: 
         if step["kind"] == "build":
             parts.append(where)
         elif step["kind"] == "leap":
-            parts.append(f"leap {where} over {_name(state, step['over'])}")
+            parts.append(f"leap {where} over {company_name(state, step['over'])}")
         else:
             parts.append(f"ferry {step['ferry']} {where}")
     return " ".join(parts)
 
 
-def _build_event(state: dict[str, Any], hexmap: HexMap, p: str, round_no: int, die: int, cursor: Cursor,
-                 paid: list[dict[str, Any]]) -> dict[str, Any]:
+def build_event(state: dict[str, Any], hexmap: HexMap, p: str, round_no: int, die: int, cursor: Cursor,
+                 paid: list[dict[str, Any]], *, heading: str | None = None) -> dict[str, Any]:
+    """What a company built in a round (``heading`` names it: 'round 1 (die 4)' unless given)."""
     segments = []
     for n, seg in enumerate(cursor.done_segments):
         stop = seg["stopped"]
@@ -189,8 +200,9 @@ def _build_event(state: dict[str, Any], hexmap: HexMap, p: str, round_no: int, d
                          {"hex": stop["hex"], "kind": stop["kind"], "reason": stop["reason"],
                           "at": _stop_place(stop), "from": stop["from"]}})
     cash = sum(x["amount"] for x in paid if x["from"] == p)
-    text = f"{_name(state, p)}, round {round_no} (die {die}): " + "; ".join(s["route"] for s in segments)
-    text += f" — {cursor.pip} pip{'' if cursor.pip == 1 else 's'}" + (f", {cash} paid" if cash else "") + "."
+    heading = heading or f"round {round_no} (die {die})"
+    text = f"{company_name(state, p)}, {heading}: " + "; ".join(s["route"] for s in segments)
+    text += f" — {count(cursor.pip, 'pip')}" + (f", {cash} paid" if cash else "") + "."
     for s in segments:
         if s["stopped"]:
             text += f" Stopped {s['stopped']['at']} (line {s['line']}): {s['stopped']['reason']}."
@@ -209,7 +221,7 @@ def _stop_place(stop: dict[str, Any]) -> str:
     return f"before {stop['hex']}"
 
 
-def _arrivals(state: dict[str, Any], hexmap: HexMap, seat: list[str], steps: dict[str, list[dict]], dice: Dice,
+def arrivals(state: dict[str, Any], hexmap: HexMap, seat: list[str], steps: dict[str, list[dict]], dice: Dice,
               round_no: int, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Record who reached which town this round; pay the first arrival at a town nobody had reached."""
     by_town: dict[str, list[tuple[int, str]]] = {}
@@ -231,11 +243,11 @@ def _arrivals(state: dict[str, Any], hexmap: HexMap, seat: list[str], steps: dic
         winners: list[str] = []
         if new_town and len(firsts) > 1 and state["options"]["arrival_ties"] == "roll":
             order, rolls = tie_order(dice, f"arrival {key} turn {state['build_turn']} round {round_no}", firsts)
-            shown = ", ".join(f"{_name(state, x['player'])} {x['value']}" for x in rolls)
+            shown = ", ".join(f"{company_name(state, x['player'])} {x['value']}" for x in rolls)
             events.append({"kind": "tie", "what": town.name, "order": order, "rolls": rolls,
                            "text": f"{town.name} is reached on pip {first_pip} by "
-                                   f"{', '.join(_name(state, q) for q in firsts)}; the dice ({shown}) put "
-                                   f"{_name(state, order[0])} first."})
+                                   f"{', '.join(company_name(state, q) for q in firsts)}; the dice ({shown}) put "
+                                   f"{company_name(state, order[0])} first."})
             arrived = [(first_pip, p) for p in order] + [x for x in arrived if x[0] != first_pip]
             winners = [order[0]]
         elif new_town:
@@ -245,11 +257,11 @@ def _arrivals(state: dict[str, Any], hexmap: HexMap, seat: list[str], steps: dic
             first = p in winners
             events.append({"kind": "arrival", "player": p, "town": int(key), "name": town.name, "round": round_no,
                            "pip": pip, "bonus": bonus if first else 0,
-                           "text": f"{_name(state, p)} reaches {town.name} ({key}) on pip {pip} of round {round_no}"
+                           "text": f"{company_name(state, p)} reaches {town.name} ({key}) on pip {pip} of round "
+                                   f"{round_no}"
                                    + (f": first there, +{bonus}." if first else ".")})
             if first and bonus:
-                paid.append({"from": BANK, "to": p, "amount": bonus, "round": round_no, "hex": town.hex,
-                             "reason": f"first to reach {town.name} ({key})"})
+                paid.append(payment(BANK, p, bonus, f"first to reach {town.name} ({key})", round_no, town.hex))
     return paid
 
 
@@ -264,7 +276,7 @@ def _foreign_connections(state, hexmap, steps, links_before, round_no) -> list[d
             if any(step["kind"] == "build" and step["to"] in inside for step in done):
                 had |= inside
                 events.append({"kind": "foreign", "player": p, "country": country.name, "round": round_no,
-                               "text": f"{_name(state, p)} connects to {country.name} in round {round_no}."})
+                               "text": f"{company_name(state, p)} connects to {country.name} in round {round_no}."})
     return events
 
 
@@ -284,28 +296,11 @@ def _end_of_building(state: dict[str, Any], hexmap: HexMap) -> list[dict[str, An
         if added:
             state["foreign_track"][country.name] = links
             events.append({"kind": "foreign_build", "country": country.name, "links": links,
-                           "text": f"The {country.name} company builds the {added} link(s) of its permitted "
-                                   f"routes that no company built; using them costs {country.fee_per_hex} a hex."})
+                           "text": f"The {country.name} company builds the {count(added, 'link')} of its "
+                                   f"permitted routes that no company built; using them costs "
+                                   f"{foreign_fee(country)} a hex."})
     state["stage"] = "operate"
     state["build_dice"] = []
     events.append({"kind": "stage", "stage": "operate",
                    "text": "The building stage is over."})
     return events
-
-
-def _cash_table(state: dict[str, Any], before: dict[str, int], payments: list[dict[str, Any]]) -> dict[str, Any]:
-    rows = []
-    for p in state["players"]:
-        out = [x for x in payments if x["from"] == p]
-        into = [x for x in payments if x["to"] == p]
-        rows.append({
-            "player": p, "name": _name(state, p), "colour": state["companies"][p]["colour"], "before": before[p],
-            "interest": sum(x["amount"] for x in out if x["reason"].startswith("interest")),
-            "paid": sum(x["amount"] for x in out if x["to"] != BANK),
-            "received": sum(x["amount"] for x in into if x["from"] != BANK),
-            "bonuses": sum(x["amount"] for x in into if x["from"] == BANK),
-            "ferries": sum(x["amount"] for x in out if x["reason"].startswith("ferry")),
-            "after": state["cash"][p],
-        })
-    return {"kind": "cash", "rows": rows,
-            "text": "Cash: " + ", ".join(f"{r['name']} {r['after']}" for r in rows) + "."}

@@ -9,29 +9,28 @@ its permitted routes, and a ferry's use fee for a rival's ferry; at most ``fee_c
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gm.errors import OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold, suggestion
+from gm.names import fold
 from gm.orders import OrderLine
 
-from .company import place_name
-from .links import link_key
+from ..build.company import place_name
+from ..build.orders import SegmentReader
+from ..money import route_fees
+from ..reading import MAX_ERRORS, Header, header, hint, reading_stopped, shown, small_number, too_long
+from ..words import company_by_word, company_names, count, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
-from .orders import _Round
-
-BANK = "bank"
-_RACE = re.compile(r"race\b\s*(\S*?)\s*(?:\b(with|powers)\s+(\S+?)\s*)?[:.]", re.IGNORECASE)
-EXAMPLE = "race 3: Isengard 0507 0508 Edoras"
+RACE_WORDS = ("race", "special run", "run")  # 'special run 13:' as the form lists it
 
 
 def open_races(state: dict[str, Any]) -> list[dict[str, Any]]:
     """This round's races: those carried over from earlier rounds first, then the round's own."""
     if state.get("stage") != "operate" or not state.get("schedule"):
         return []
-    return list(state.get("carried_over", [])) + list(state["schedule"][state["race_round"] - 1])
+    races = list(state.get("carried_over", [])) + list(state["schedule"][state["race_round"] - 1])
+    return [dict(race) for race in races]  # copies: a carried race must not be the schedule's own
 
 
 def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
@@ -40,48 +39,14 @@ def runnable(net: Network, hexmap: HexMap, race: dict[str, Any]) -> bool:
     return net.connected([start], goals)
 
 
-def route_fees(net: Network, player: str, route: list[dict[str, Any]], seat: list[str],
-               team: list[str] | None = None) -> list[dict[str, Any]]:
-    """What the route costs, one row per payee. A link several rivals share is paid to the one owed
-    least so far (then in seat order), which keeps entries under the cap where that is possible."""
-    own = set(team or [player])  # a team's train runs over both partners' track free
-    rivals: dict[str, int] = {}
-    countries: dict[str, int] = {}
-    ferries: dict[str, int] = {}
-    for prev, step in zip(route, route[1:]):
-        if step["kind"] == "ferry":
-            owner = net.ferries.get(step["ferry"])
-            if owner and owner not in own:
-                ferries[owner] = ferries.get(owner, 0) + net.hexmap.ferry(step["ferry"]).use_fee
-            continue
-        key = link_key(prev["hex"], step["hex"])
-        owners = net.owners.get(key, [])
-        if own & set(owners):
-            continue
-        if owners:
-            payee = min(owners, key=lambda q: (rivals.get(q, 0), seat.index(q)))
-            rivals[payee] = rivals.get(payee, 0) + 1
-        elif key in net.foreign:
-            country = net.foreign[key]
-            countries[country] = countries.get(country, 0) + 1
-    fees = []
-    for q in seat:
-        if q in rivals or q in ferries:
-            fees.append({"to": q, "amount": rivals.get(q, 0) + ferries.get(q, 0), "hexes": rivals.get(q, 0),
-                         "ferry": ferries.get(q, 0)})
-    for country, hexes in sorted(countries.items()):
-        fee = next(c.fee_per_hex for c in net.hexmap.foreign if c.name == country)
-        fees.append({"to": BANK, "country": country, "amount": hexes * fee, "hexes": hexes, "ferry": 0})
-    return fees
-
-
-class _RouteReader(_Round):
+class RouteReader(SegmentReader):
     """Reads one route: places (hexes, town names or numbers, straight runs) and 'ferry F1'."""
 
     def read_route(self, body: str) -> list[dict[str, Any]] | None:
         toks = [t for t in self.tokens(body) if t[1] not in ("(", ")") and t[1][0] not in "-\u2013\u2014"]
         if not toks:
-            self.syntax(f"the race needs its route, e.g. {EXAMPLE}", 0)
+            self.syntax("the race needs its route: the hexes (or towns) from its start town to its destination, "
+                        "after the colon", 0)
             return None
         segment: dict[str, Any] = {"steps": []}
         start, i = self.place(toks, 0, toks[0][0])
@@ -127,69 +92,89 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
     net = railway(state, hexmap)
     entries: list[dict[str, Any]] = []
     seen: dict[int, int] = {}
-    for line in lines:
-        header = _RACE.match(line.text)
-        if not header:
-            first = line.text.split()[0] if line.text.split() else line.text
-            if fold(first).startswith("round"):
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
+            break
+        long = too_long(line)
+        if long:
+            errors.append(long)
+            continue
+        head = header(line.text, RACE_WORDS, ("with", "powers"))
+        if not head:
+            words = line.text.split(None, 1)
+            first = words[0] if words else line.text
+            if fold(first[:10]).startswith("round"):
                 errors.append(line.error("the building stage is over: no build orders are taken"))
             else:
-                errors.append(line.syntax(f"expected a race entry like '{EXAMPLE}', not {first!r}"
-                                          f"{suggestion(first.rstrip(':'), ['race'])}"))
+                errors.append(line.syntax(f"expected a race entry like '{_example(hexmap, list(races.values()))}', "
+                                          f"not {shown(first)}{hint(first.rstrip(':'), ['race'])}"))
             continue
-        number = header.group(1)
-        shown = ", ".join(str(r) for r in races) or "none"
-        if not number.isdigit() or int(number) not in races:
-            what = f"race {number}" if number else "a race without a number"
-            errors.append(line.error(f"{what} is not run this round; this round's races: {shown}",
-                                     header.start(1) if number else 0))
+        number = small_number(head.number)
+        if number is None or number not in races:
+            listed = ", ".join(str(r) for r in races) or "none"
+            cut = head.number if len(head.number) <= 12 else head.number[:12] + "..."
+            what = f"race {cut}" if head.number else "a race without a number"
+            errors.append(line.error(f"{what} is not run this round; this round's races: {listed}",
+                                     head.number_at if head.number else 0))
             continue
-        race = races[int(number)]
+        race = races[number]
         if race["id"] in seen:
             errors.append(line.error(f"race {race['id']} is entered twice (first on line {seen[race['id']]})"))
             continue
         seen[race["id"]] = line.number
         if len(seen) > options["max_entries"]:
-            errors.append(line.error(f"a {_ordinal(len(seen))} entry: a company enters at most "
+            errors.append(line.error(f"a {ordinal(len(seen))} entry: a company enters at most "
                                      f"{options['max_entries']} races a round"))
             continue
-        mode, partner = _partner(state, player, line, header, errors)
+        mode, partner = _partner(state, player, line, head, errors)
         if mode == "bad":
             continue
-        entry = _read_entry(state, hexmap, net, player, race, line, header.end(), mode, partner, errors)
+        entry = _read_entry(state, hexmap, net, player, race, line, head.end, mode, partner, errors)
         if entry is not None:
             entries.append(entry)
     return {"entries": entries, "notes": entry_notes(state, hexmap, player, entries)}, errors
 
 
-def _partner(state: dict[str, Any], player: str, line: OrderLine, header: re.Match, errors: list
+def _example(hexmap: HexMap, races: list[dict[str, Any]]) -> str:
+    """'race 3: Westby HEX HEX ... Eastby' for the first race open this round."""
+    if not races:
+        return "race ID: START HEX HEX ... DESTINATION"
+    race = races[0]
+    start, goals = race_ends(hexmap, race)
+    end = hexmap.town_at[goals[0]].name if goals[0] in hexmap.town_at else goals[0]
+    return f"race {race['id']}: {hexmap.town_at[start].name} HEX HEX ... {end}"
+
+
+def _partner(state: dict[str, Any], player: str, line: OrderLine, head: Header, errors: list
              ) -> tuple[str | None, str | None]:
     """('joint' | 'powers' | None, partner) from 'race 3 with red:' / 'race 3 powers red:'."""
-    if not header.group(2):
+    if not head.mode:
         return None, None
-    who, at = header.group(3), header.start(3)
-    mode = "joint" if fold(header.group(2)) == "with" else "powers"
-    for p, company in state["companies"].items():
-        if fold(who) in (fold(p), fold(company.get("name") or ""), fold(company.get("colour") or "")):
-            if p == player:
-                errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
-                return "bad", None
-            return mode, p
+    who, at = head.partner, head.partner_at
+    mode = "joint" if head.mode == "with" else "powers"
+    p = company_by_word(state["companies"], who)
+    if p == player:
+        errors.append(line.error("a company cannot team up or exchange running powers with itself", at))
+        return "bad", None
+    if p is not None:
+        return mode, p
     choices = [p for p in state["players"] if p != player]
-    errors.append(line.error(f"no company {who!r}{suggestion(who, choices)}; rivals: {', '.join(choices)}", at))
+    errors.append(line.error(f"no company {shown(who)}{hint(who, choices)}; rivals: {', '.join(choices)}", at))
     return "bad", None
 
 
 def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, errors) -> dict[str, Any] | None:
     options = state["options"]
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
     body = line.text[base:]
     entry = {"race": race["id"], "line": line.number, "col": line.col, "mode": mode, "partner": partner,
              "route": None, "fees": [], "pips": 0}
     if mode == "joint" and not body.strip():
         return entry  # the partner gives the route
     before = len(errors)
-    route = _RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
+    route = RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
     if route is None or len(errors) > before:
         return None
     problems = route_problems(net, hexmap, race, route)
@@ -199,17 +184,31 @@ def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, err
         return None
     team = [player, partner] if mode == "joint" else [player]
     fees = route_fees(net, player, route, state["players"], team=team)
-    free = partner if mode == "powers" else None  # judged against the partner's fees when the round is run
-    over = [f for f in fees if f["to"] not in (BANK, free) and f["amount"] > options["fee_cap"]]
+    over = over_cap(fees, options["fee_cap"], mode, partner)
     for f in over:
-        errors.append(line.error(f"the route costs {f['amount']} in fees to {names[f['to']]}, more than the "
-                                 f"{options['fee_cap']} a company may pay one rival in a race"
-                                 + ("" if mode else f" (unless you exchange running powers: "
-                                                    f"'race {race['id']} powers {f['to']}:')")))
+        payee = f.get("country") or names[f["to"]]
+        if mode == "joint":
+            errors.append(line.error(f"the route costs {f['amount']} in fees to {payee}: each partner's share, up "
+                                     f"to {-(-f['amount'] // 2)}, is more than the {options['fee_cap']} a company "
+                                     f"may pay one rival in a race"))
+        else:
+            hint = (f" (unless you exchange running powers: 'race {race['id']} powers {f['to']}:')"
+                    if not mode and not f.get("country") else "")
+            whom = "one foreign country" if f.get("country") else "one rival"
+            errors.append(line.error(f"the route costs {f['amount']} in fees to {payee}, more than the "
+                                     f"{options['fee_cap']} a company may pay {whom} in a race{hint}"))
     if over:
         return None
     entry.update({"route": route, "fees": fees, "pips": route_pips(hexmap, route)})
     return entry
+
+
+def over_cap(fees: list[dict[str, Any]], cap: int, mode: str | None, partner: str | None) -> list[dict[str, Any]]:
+    """The fees an entry may not pay: over the cap to one rival or foreign country ("as if it was a
+    player"); in a joint run each partner pays half, so the cap holds each partner's share; with
+    running powers the fees to the partner are judged when the round is run, against what it pays."""
+    share = (lambda amount: amount - amount // 2) if mode == "joint" else (lambda amount: amount)
+    return [f for f in fees if share(f["amount"]) > cap and not (mode == "powers" and f["to"] == partner)]
 
 
 def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: list[dict[str, Any]]
@@ -243,7 +242,7 @@ def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: li
 
 def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: list[dict[str, Any]]) -> list[str]:
     """What `gm check` prints: each entry's pips and fees, and the cash they take together."""
-    names = {p: c["name"] for p, c in state["companies"].items()}
+    names = company_names(state)
     notes, total = [], 0
     for e in entries:
         partner = names.get(e.get("partner") or "", "")
@@ -256,14 +255,10 @@ def entry_notes(state: dict[str, Any], hexmap: HexMap, player: str, entries: lis
         how = {"joint": f"; a joint run with {partner}: fees and winnings shared",
                "powers": f"; running powers with {partner}: fees to each other may differ by at most "
                          f"{state['options']['fee_cap']}"}.get(e.get("mode") or "", "")
-        notes.append(f"race {e['race']}: {len(e['route']) - 1} hexes, {e['pips']} pips; "
+        notes.append(f"race {e['race']}: {count(len(e['route']) - 1, 'hex')}, {count(e['pips'], 'pip')}; "
                      + (f"fees {paid} ({detail})" if paid else "no fees") + how)
     if entries:
         cash = state["cash"][player]
         notes.append(f"fees {total} in all, cash {cash}" + ("" if total <= cash else
                      ": an entry whose fees the cash left cannot pay is refused when the round is run"))
     return notes
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")

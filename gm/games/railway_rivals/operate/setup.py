@@ -12,7 +12,7 @@ from gm.dice import Dice
 from gm.errors import UsageError
 from gm.hexmap.model import HexMap
 
-from .operate import start_operating
+from .round import start_operating
 
 
 def apply_operate_setup(state: dict[str, Any], hexmap: HexMap, overrides: dict[str, Any]) -> dict[str, Any]:

@@ -12,12 +12,16 @@ from typing import Any
 from gm.hexmap.model import HexMap
 from gm.hexmap.paths import cheapest_path_from
 
-from .bot import _plan_round
-from .company import Builder, track_links
-from .entries import BANK, open_races, route_fees, runnable
-from .links import link_key
-from .network import Network, MOUNTAIN, race_ends, railway
-from .operate import expansion_budget
+from ..build.bot import plan_round
+from ..build.company import planning_builder
+from ..build.orders import SegmentReader
+from ..build.rounds import Cursor
+from ..build.links import link_key
+from ..mapdata import country_fee, ferry_use_fee
+from ..money import route_fees
+from .entries import open_races, over_cap, runnable
+from .network import MOUNTAIN, Network, race_ends, railway, route_text
+from .round import expansion_budget
 
 
 def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: list[str], *, fastest: bool = False
@@ -31,14 +35,15 @@ def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: lis
         ferry = net.ferry_between(a, b) if not net.has_link(a, b) else None
         if ferry:
             owner = net.ferries[ferry]
-            return (0 if owner == player else hexmap.ferry(ferry).use_fee) * fee_weight + 2 * pip_weight
+            return (0 if owner == player else ferry_use_fee(hexmap.ferry(ferry))) * fee_weight + 2 * pip_weight
         owners = net.owners.get(link_key(a, b), [])
         if player in owners:
             fee = 0
         elif owners:
             fee = 1
         else:
-            fee = next((c.fee_per_hex for c in hexmap.foreign if c.name == net.foreign.get(link_key(a, b))), 0)
+            country = net.foreign.get(link_key(a, b))
+            fee = country_fee(hexmap, country) if country else 0
         return fee * fee_weight + pips * pip_weight
 
     found = cheapest_path_from([start], goals, lambda h: sorted(net.next_to.get(h, ())), cost)
@@ -53,8 +58,15 @@ def best_route(net: Network, hexmap: HexMap, player: str, start: str, goals: lis
     return route
 
 
-def route_text(route: list[dict[str, Any]]) -> str:
-    return " ".join(f"ferry {s['ferry']}" if s["kind"] == "ferry" else s["hex"] for s in route)
+def cheapest_entry(state: dict[str, Any], hexmap: HexMap, net: Network, player: str, race: dict[str, Any]
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """(route, fees) of the race's cheapest route the company may enter alone (within the cap), or None."""
+    start, goals = race_ends(hexmap, race)
+    route = best_route(net, hexmap, player, start, goals)
+    if route is None:
+        return None
+    fees = route_fees(net, player, route, state["players"])
+    return None if over_cap(fees, state["options"]["fee_cap"], None, None) else (route, fees)
 
 
 def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
@@ -62,17 +74,10 @@ def race_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: ra
     options = state["options"]
     choices = []
     for race in open_races(state):
-        if not runnable(net, hexmap, race):
-            continue
-        start, goals = race_ends(hexmap, race)
-        route = best_route(net, hexmap, player, start, goals)
-        if route is None:
-            continue
-        fees = route_fees(net, player, route, state["players"])
-        if any(f["to"] != BANK and f["amount"] > options["fee_cap"] for f in fees):
-            continue
-        total = sum(f["amount"] for f in fees)
-        choices.append((not race["special"], total, rng.random(), race["id"], route, total))
+        found = cheapest_entry(state, hexmap, net, player, race) if runnable(net, hexmap, race) else None
+        if found is not None:
+            total = sum(f["amount"] for f in found[1])
+            choices.append((not race["special"], total, rng.random(), race["id"], found[0], total))
     lines = [f"# races entered for {player} by the bot: the cheapest it can run"]
     cash = state["cash"][player]
     for _, _, _, race_id, route, total in sorted(choices)[:options["max_entries"]]:
@@ -96,17 +101,33 @@ def _unjoined_ends(state: dict[str, Any], hexmap: HexMap) -> list[str] | None:
 
 
 def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:
+    """Builds within the budget, payments to rivals and ferries included (a smaller plan when a
+    plan's payments would take it over)."""
+    from .expansion import expansion_spending  # expansion reads orders; the bot only plans them
+
     budget = min(expansion_budget(state), max(state["cash"][player] - 2, 0))  # keep a little for fees
     lines = [f"# expansion for {player} by the bot: towards the nearest unreached town"]
-    if budget <= 0:
-        return "\n".join(lines) + "\n"
-    rivals = {p: track_links(state, p) for p in state["players"] if p != player}
-    builder = Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals)
-    rival_links = set().union(*rivals.values()) if rivals else set()
-    rival_hexes = {h for link in rival_links for h in link}
-    segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
-    if not segments:
-        segments = _plan_round(builder, hexmap, budget, rival_links, rival_hexes, rng)
-    if segments:
-        lines.append("expand: " + "; ".join(segments))
+    for pips in range(budget, 0, -1):
+        builder, rivals = planning_builder(state, hexmap, player)
+        rival_links = set().union(*rivals.values()) if rivals else set()
+        rival_hexes = {h for link in rival_links for h in link}
+        segments = plan_round(builder, hexmap, pips, rival_links, rival_hexes, rng, _unjoined_ends(state, hexmap))
+        if not segments:
+            segments = plan_round(builder, hexmap, pips, rival_links, rival_hexes, rng)
+        if not segments:
+            break
+        text = "expand: " + "; ".join(segments)
+        fresh, _ = planning_builder(state, hexmap, player)
+        plan = Cursor(fresh, read_segments(state, hexmap, text), pips, lenient=True).run_all()
+        if expansion_spending(state, hexmap, player, plan, rivals)["over"] is None:
+            lines.append(text)
+            break
     return "\n".join(lines) + "\n"
+
+
+def read_segments(state: dict[str, Any], hexmap: HexMap, text: str) -> list[dict[str, Any]]:
+    """The segments of the bot's own `expand:` line (it always reads cleanly)."""
+    from gm.orders import OrderLine
+    head = len("expand:")
+    line = OrderLine(text=text, number=1, col=1, file="<bot>")
+    return SegmentReader(hexmap, state["companies"], line, head, []).read(text[head:])

@@ -5,7 +5,9 @@ from typing import Any
 
 from gm.hexmap.model import HexMap
 
+from ..mapdata import ferry_cost
 from .company import place_name, starting_points, track_links
+from .examples import straight_line
 
 
 def track_ends(state: dict[str, Any], player: str) -> list[str]:
@@ -24,6 +26,9 @@ def order_form(state: dict[str, Any], hexmap: HexMap, player: str) -> str:
     company = state["companies"][player]
     turn, dice = state["build_turn"], state["build_dice"]
     options = state["options"]
+    ends = track_ends(state, player)
+    line = straight_line(hexmap, ends[0] if ends else None) or straight_line(hexmap)
+    jump = f"({line[0]}) {line[2]} for ({line[0]}) {line[1]} {line[2]}" if line else "(START) END"
     lines = [
         f"player: {player}",
         f"turn: {turn}",
@@ -32,18 +37,17 @@ def order_form(state: dict[str, Any], hexmap: HexMap, player: str) -> str:
         f"# Dice: round 1 = {dice[0]}, round 2 = {dice[1]}, round 3 = {dice[2]}. Unused pips are lost.",
         "# One line per round: (START) HEX HEX \"TOWN\" ...; (START) ...   total N",
         "# START, in brackets, is a hex or town your track already reaches. A straight hex line may be",
-        "# written as its two ends: (2522) 2924. 1 pip a hex; forest +1, swamp/mountain +2 per half hex;",
-        "# river +2, wide river +3. Name and colour (optional): company: NAME, COLOUR",
+        f"# written as its two ends: {jump}. 1 pip a hex; forest +1, swamp and mountain +2",
+        "# per half hex; river +2, wide river +3. Name and colour (optional): company: NAME, COLOUR",
     ]
     if hexmap.ferries:
         free = [f for f in hexmap.ferries if f.id not in state["ferries"]]
         if free:
-            shown = ", ".join(f"{f.id} {f.ends[0]}-{f.ends[1]} for {f.cost}" for f in free)
+            shown = ", ".join(f"{f.id} {f.ends[0]}-{f.ends[1]} for {ferry_cost(f)}" for f in free)
             lines.append(f"# Ferries to build (cash, not pips): {shown}; e.g. ({free[0].ends[0]}) ferry {free[0].id}")
     if options.get("leapfrog"):
         lines.append(f"# Leapfrog is on: 'leap HEX' jumps up to {options['leap_length']} hexes along a rival's "
                      f"track ({options['leaps_per_rival']} leaps per rival).")
-    ends = track_ends(state, player)
     if ends:
         shown = ", ".join(place_name(hexmap, h) for h in ends[:10]) + (" ..." if len(ends) > 10 else "")
         lines.append(f"# Your track ends at {shown}.")

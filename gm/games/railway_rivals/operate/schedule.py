@@ -16,6 +16,8 @@ from typing import Any
 from gm.dice import Dice
 from gm.hexmap.model import HexMap
 
+from ..mapdata import sector
+
 MIN_DISTANCE = 7
 
 
@@ -28,7 +30,7 @@ def may_race(hexmap: HexMap, a: int, b: int, min_distance: int, sectors: bool) -
     ha, hb = hexmap.towns[a].hex, hexmap.towns[b].hex
     if ha == hb:
         return False
-    if sectors and hexmap.sector(a) == hexmap.sector(b):
+    if sectors and sector(a) == sector(b):
         return False
     return hexmap.grid.distance(ha, hb) >= min_distance
 

@@ -9,6 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gm.errors import IllegalOrderError
+
+from ..mapdata import ferry_cost
+from ..words import count
+from .links import link_key
 from .company import Builder, place_name
 
 
@@ -30,6 +35,7 @@ class Cursor:
     segments: list[dict[str, Any]]
     die: int
     lenient: bool = False  # the checker goes on past a pip overrun to find the other errors
+    limit: str = "the die's"  # how messages name ``die``: "the die's 6", "the budget of 10"
     actions: list[Action] = field(default_factory=list)
     i: int = 0
     pip: int = 0
@@ -64,6 +70,17 @@ class Cursor:
         else:
             self.i += 1
 
+    def run_all(self) -> "Cursor":
+        """Carry out every action (the order checker's walk, alone on the map)."""
+        while not self.done:
+            self.run()
+        return self
+
+    def stop_errors(self, file: str) -> list[IllegalOrderError]:
+        """Each stopped segment as an order error at its place (an unreadable start is reported already)."""
+        return [IllegalOrderError(stop["reason"], line=stop["line"], col=stop["col"], file=file)
+                for stop in self.stops if stop["hex"] is not None or stop["kind"] != "start"]
+
     def _stop(self, action: Action, reason: str) -> None:
         stop = {"segment": action.segment, "line": self.segments[action.segment].get("line"), "col": action.col,
                 "hex": action.hex, "kind": action.kind, "ferry": action.ferry, "reason": reason,
@@ -77,9 +94,15 @@ class Cursor:
     # ---- the four kinds of action: each returns a problem or None --------------------------
     def _start(self, action: Action) -> str | None:
         self.here = None
+        segment = self.segments[action.segment]
+        if self.lenient and (segment.get("broken") or action.hex is None):
+            self.builder.uncertain = True  # what this segment would have built is unknown
         if action.hex is None:
             return "the segment has no starting point"
         problem = self.builder.start_problem(action.hex)
+        if problem is not None and self.lenient and self.builder.uncertain:
+            self.builder.hexes.add(action.hex)  # perhaps reached by the unread segment: checked from here on
+            problem = None
         if problem is None:
             self.here = action.hex
         return problem
@@ -91,14 +114,20 @@ class Cursor:
             return problem
         if self.pip + pips > self.die:
             left = self.die - self.pip
-            message = (f"{place_name(self.builder.hexmap, there)} needs {pips} pips "
-                       f"({self.builder.explain_pips(here, there)}) but only {left} of the die's {self.die} "
+            why = self.builder.explain_pips(here, there)
+            message = (f"{place_name(self.builder.hexmap, there)} needs {count(pips, 'pip')}"
+                       f"{f' ({why})' if '+' in why else ''} but only {left} of {self.limit} {self.die} "
                        f"{'is' if left == 1 else 'are'} left")
             if not self.lenient:
                 return message
             if self.overrun is None:
                 self.overrun = {"col": action.col, "line": self.segments[action.segment].get("line"),
                                 "message": message}
+            new = self.builder.add_link(here, there)
+            self.builder.tentative.add(link_key(here, there))  # past the die: may be ordered again
+            self.pip += pips
+            self._record(action, "build", here, there, pips, new)
+            return None
         new = self.builder.add_link(here, there)
         self.pip += pips
         self._record(action, "build", here, there, pips, new)
@@ -115,7 +144,7 @@ class Cursor:
         other = ferry.ends[1] if self.here == ferry.ends[0] else ferry.ends[0]
         new = self.builder.add_ferry(ferry, self.here)
         self._record(action, "ferry" if built else "ferry crossing", self.here, other, 0, new, ferry=ferry.id,
-                     cost=ferry.cost if built else 0)
+                     cost=ferry_cost(ferry) if built else 0)
         return None
 
     def _leap(self, action: Action) -> str | None:

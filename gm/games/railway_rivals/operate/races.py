@@ -51,22 +51,3 @@ def run_race(hexmap: HexMap, race: dict[str, Any], entrants: list[dict[str, Any]
         out.append({"player": t["player"], "place": place, "turns": t["turns"], "left": t["left"],
                     "rolls": t["rolls"], "trace": t["trace"]})
     return out
-
-
-def prizes(finishers: list[dict[str, Any]], options: dict[str, Any], special: bool) -> dict[str, int]:
-    """What each finisher wins. A tie for first pays each the tie prize and nobody is runner-up;
-    runners-up tied share the runner-up prize, rounded up. Special runs pay double."""
-    factor = 2 if special else 1
-    firsts = [f["player"] for f in finishers if f["place"] == 1]
-    won = {f["player"]: 0 for f in finishers}
-    if not firsts:
-        return won
-    if len(firsts) > 1:
-        for p in firsts:
-            won[p] = options["tie_prize"] * factor
-        return won
-    won[firsts[0]] = options["winner_prize"] * factor
-    second = [f["player"] for f in finishers if f["place"] == 2]
-    for p in second:
-        won[p] = -(-options["runner_up_prize"] // len(second)) * factor
-    return won

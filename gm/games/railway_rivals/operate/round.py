@@ -11,16 +11,13 @@ from typing import Any
 from gm.dice import Dice
 from gm.hexmap.model import HexMap
 
+from ..money import cash_event, move_cash, overdraft_interest, payment_event, prize_payments, prizes
+from ..words import capital, company_name, count
 from .accept import accept_entries
 from .entries import open_races, runnable
-from .money import BANK, move_cash, overdraft_interest, payment_event
-from .network import place_of, race_title, railway
-from .races import prizes, run_race
+from .network import place_of, race_title, railway, route_text
+from .races import run_race
 from .schedule import draw_schedule
-
-
-def _name(state: dict[str, Any], p: str) -> str:
-    return state["companies"][p]["name"]
 
 
 def expansion_budget(state: dict[str, Any], race_round: int | None = None) -> int:
@@ -40,7 +37,7 @@ def start_operating(state: dict[str, Any], hexmap: HexMap, dice: Dice) -> list[d
     text = f"The operating stage begins: {rounds} rounds of races."
     if rules["min_distance"] != 7 or not rules["sectors"]:
         text += (f" This map's towns cannot all be paired 7 hexes apart in other sectors: races here run "
-                 f"at least {rules['min_distance']} hexes" + (" between sectors." if rules["sectors"] else "."))
+                 f"at least {count(rules['min_distance'], 'hex')}" + (" between sectors." if rules["sectors"] else "."))
     events = [{"kind": "stage", "stage": "operate", "text": text}]
     for r, races in enumerate(schedule, start=1):
         events.append({"kind": "schedule", "round": r, "races": races,
@@ -52,96 +49,92 @@ def resolve_race_round(state: dict[str, Any], hexmap: HexMap, orders: dict[str, 
                        ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     s = copy.deepcopy(state)
     seat, r = s["players"], s["race_round"]
+    before = dict(s["cash"])
     events: list[dict[str, Any]] = [{"kind": "race_round", "round": r,
                                      "text": f"Race round {r} of {s['options']['race_rounds']}."}]
     payments, interest_events = overdraft_interest(s)
     events += interest_events
     s["nmr"] = [p for p in seat if orders.get(p) is None or orders[p].get("nmr")]
+    s["built"] = {p: [] for p in seat}  # nothing is built in a race round
     net = railway(s, hexmap)
     races = open_races(s)
     can_run = {x["id"]: runnable(net, hexmap, x) for x in races}
-    entries, trains, fees, refusals = accept_entries(s, orders, can_run, r)
+    entries, trains, fees, refusals = accept_entries(s, orders, can_run, r)  # the fees are paid here
     payments += fees
     events += refusals
-    results: dict[str, Any] = {}
-    carried = []
-    for race in races:
-        key = str(race["id"])
-        if not can_run[race["id"]]:
-            carried.append(race)
-            continue
-        entrants = trains.get(race["id"], [])
-        if not entrants:
-            results[key] = {**race, "finishers": []}
-            events.append({"kind": "race", "race": race, "finishers": [],
-                           "text": f"{_upper(race_title(hexmap, race))}: nobody entered."})
-            continue
-        finishers = run_race(hexmap, race, entrants, dice)
-        won = prizes(finishers, s["options"], race["special"])
-        teams = {t["player"]: t["team"] for t in entrants if t["team"]}
-        for f in finishers:
-            f["winnings"] = won[f["player"]]
-            members = teams.get(f["player"], [f["player"]])
-            if len(members) > 1:
-                f["team"] = members
-            for m in members:
-                if f["place"] == 1:
-                    s["races_won"][m] += 1
-            for n, m in enumerate(members):  # a team shares equally, the odd 1 to the first partner
-                share = f["winnings"] // len(members) + (1 if n < f["winnings"] % len(members) else 0)
-                if share:
-                    pay = {"from": BANK, "to": m, "amount": share, "round": r, "hex": None,
-                           "reason": f"{'first' if f['place'] == 1 else 'runner-up'}"
-                                     f"{' (tie)' if sum(x['place'] == f['place'] for x in finishers) > 1 else ''} "
-                                     f"in race {race['id']}" + (" (special run: double)" if race["special"] else "")
-                                     + (" (share of the joint run)" if len(members) > 1 else "")}
-                    move_cash(s, pay)
-                    payments.append(pay)
-        results[key] = {**race, "finishers": finishers}
-        events.append(_race_event(s, hexmap, race, finishers))
+    results, carried, won, race_events = _run_races(s, hexmap, races, can_run, trains, dice)
+    events += race_events
+    for pay in won:
+        move_cash(s, pay)
+    payments += won
     s["entries"], s["results"] = entries, results
     last = r >= s["options"]["race_rounds"]
     for race in carried:
         events.append({"kind": "carried", "race": race, "text": (
-            f"{_upper(race_title(hexmap, race))} cannot be run: no track joins "
+            f"{capital(race_title(hexmap, race))} cannot be run: no track joins "
             f"{place_of(hexmap, race['from'])} and {place_of(hexmap, race['to'])}"
             + (". It is cancelled: this was the last round." if last else "; it is carried over to the next round."))})
     s["carried_over"] = [] if last else carried
     s["payments"] = payments
-    events += [payment_event(s, pay) for pay in payments]  # cash already moved as each was made
+    events += [payment_event(s, pay) for pay in payments]  # each moved its cash when it was made
     if last:
         events += finish(s)
     elif expansion_budget(s) > 0:
         s["operate_phase"] = "expansion"
     else:
         s["race_round"] = r + 1
-    events.append(_cash_event(s, payments))
+    events.append(cash_event(s, before, payments))
     return s, events
 
 
-def _upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _run_races(s: dict[str, Any], hexmap: HexMap, races: list[dict[str, Any]], can_run: dict[int, bool],
+               trains: dict[int, list[dict[str, Any]]], dice: Dice) -> tuple[dict, list, list, list]:
+    """(results by race id, races carried over, prize payments, events) of the races of a round."""
+    results: dict[str, Any] = {}
+    carried, won, events = [], [], []
+    for race in races:
+        if not can_run[race["id"]]:
+            carried.append(race)
+            continue
+        entrants = trains.get(race["id"], [])
+        finishers = run_race(hexmap, race, entrants, dice) if entrants else []
+        prize = prizes(finishers, s["options"], race["special"])
+        teams = {t["player"]: t["team"] for t in entrants if t["team"]}
+        for f in finishers:
+            f["winnings"] = prize[f["player"]]
+            if f["player"] in teams:
+                f["team"] = teams[f["player"]]
+            for m in f.get("team") or [f["player"]]:
+                s["races_won"][m] += f["place"] == 1
+        won += prize_payments(race, finishers, s["race_round"])
+        results[str(race["id"])] = {**race, "finishers": finishers}
+        events.append(_race_event(s, hexmap, race, finishers, entrants))
+    return results, carried, won, events
 
 
-def _race_event(state, hexmap, race, finishers) -> dict[str, Any]:
+def _race_event(state, hexmap, race, finishers, entrants) -> dict[str, Any]:
+    """The race's result in one sentence, and a line per train: the route it ran and where it stood
+    after each turn of the race."""
+    routes = {t["player"]: t["route"] for t in entrants}
+    lines = []
+    for f in finishers:
+        who = " and ".join(company_name(state, m) for m in f.get("team") or [f["player"]])
+        stood = ", ".join(_where(hexmap, h) for h in f["trace"])
+        lines.append(f"{who} ran {route_text(routes[f['player']], hexmap, towns=True)}; after each turn: {stood}")
     parts = []
     for f in finishers:
-        how = f"turn {f['turns']}, {f['left']} pip(s) left" if f["turns"] else "did not finish"
-        who = " and ".join(_name(state, m) for m in f.get("team") or [f["player"]])
+        how = f"turn {f['turns']}, {count(f['left'], 'pip')} left" if f["turns"] else "did not finish"
+        who = " and ".join(company_name(state, m) for m in f.get("team") or [f["player"]])
         parts.append(f"{f['place']}. {who} ({how}; rolls {', '.join(map(str, f['rolls']))})"
                      + (f" wins {f['winnings']}" if f["winnings"] else ""))
-    return {"kind": "race", "race": race, "finishers": finishers,
-            "text": f"{_upper(race_title(hexmap, race))}: " + "; ".join(parts) + "."}
+    return {"kind": "race", "race": race, "finishers": finishers, "lines": lines,
+            "text": f"{capital(race_title(hexmap, race))}: " + ("; ".join(parts) or "nobody entered") + "."}
 
 
-def _cash_event(state: dict[str, Any], payments: list[dict[str, Any]]) -> dict[str, Any]:
-    rows = []
-    for p in state["players"]:
-        out = sum(x["amount"] for x in payments if x["from"] == p)
-        into = sum(x["amount"] for x in payments if x["to"] == p)
-        rows.append({"player": p, "name": _name(state, p), "paid": out, "received": into, "after": state["cash"][p]})
-    return {"kind": "operate_cash", "rows": rows,
-            "text": "Cash: " + ", ".join(f"{x['name']} {x['after']}" for x in rows) + "."}
+def _where(hexmap: HexMap, place: str) -> str:
+    """A train's place after a turn: a hex, a town's name, 'at sea' or 'start'."""
+    town = hexmap.town_at.get(place)
+    return town.name if town else place
 
 
 def upcoming(state: dict[str, Any], hexmap: HexMap) -> dict[str, Any] | None:
@@ -150,8 +143,9 @@ def upcoming(state: dict[str, Any], hexmap: HexMap) -> dict[str, Any] | None:
         return None
     r = state["race_round"]
     if state["operate_phase"] == "expansion":
-        return {"kind": "upcoming", "text": f"Next: the expansion after race round {r}: up to "
-                                            f"{expansion_budget(state)} pips each, 1 cash a pip."}
+        return {"kind": "upcoming", "text": f"Next: the expansion after race round {r}: each company may "
+                                            f"spend up to {expansion_budget(state)} (1 a pip, payments to "
+                                            f"rivals and ferries included)."}
     net = railway(state, hexmap)
     shown = []
     for race in open_races(state):
@@ -180,8 +174,8 @@ def finish(state: dict[str, Any]) -> list[dict[str, Any]]:
     state["winner"] = [x["player"] for x in ranking if x["place"] == 1]
     state["stage"] = "over"
     state["operate_phase"] = None
-    lines = "; ".join(f"{x['place']}. {_name(state, x['player'])} {x['cash']} cash, {x['races_won']} won, "
+    lines = "; ".join(f"{x['place']}. {company_name(state, x['player'])} {x['cash']} cash, {x['races_won']} won, "
                       f"{x['races_entered']} entered" for x in ranking)
-    winners = " and ".join(_name(state, p) for p in state["winner"])
+    winners = " and ".join(company_name(state, p) for p in state["winner"])
     return [{"kind": "ranking", "ranking": ranking,
              "text": f"The game is over. {winners} win{'s' if len(state['winner']) == 1 else ''}. Ranking: {lines}."}]

@@ -11,7 +11,7 @@ from typing import Any
 
 from gm.hexmap.model import HexMap
 
-from .links import link_key
+from ..build.links import link_key
 
 MOUNTAIN = "m"
 
@@ -109,3 +109,27 @@ def moves_of(hexmap: HexMap, route: list[dict[str, Any]]) -> list[dict[str, Any]
 
 def route_pips(hexmap: HexMap, route: list[dict[str, Any]]) -> int:
     return sum(m["pips"] for m in moves_of(hexmap, route))
+
+
+def route_text(route: list[dict[str, Any]], hexmap: HexMap | None = None, *, towns: bool = False) -> str:
+    """The route as an order writes it; with ``hexmap``, each straight run of hexes as its two ends
+    (and with ``towns``, towns by their names, for reports)."""
+    text = _town_words(hexmap) if towns and hexmap is not None else (lambda label: label)
+    words, i = [route[0]["hex"]], 0
+    while i < len(route) - 1:
+        j = i + 1
+        if route[j]["kind"] == "ferry":
+            words.append(f"ferry {route[j]['ferry']}")
+            i = j
+            continue
+        while hexmap is not None and j + 1 < len(route) and route[j + 1]["kind"] != "ferry" \
+                and hexmap.grid.straight_between(route[i]["hex"], route[j + 1]["hex"]) == \
+                [x["hex"] for x in route[i + 1:j + 1]]:
+            j += 1
+        words.append(route[j]["hex"])
+        i = j
+    return " ".join(w if w.startswith("ferry ") else text(w) for w in words)
+
+
+def _town_words(hexmap: HexMap):
+    return lambda label: hexmap.town_at[label].name if label in hexmap.town_at else label
