@@ -70,13 +70,15 @@ def thurn_und_taxis(view: dict[str, Any], players: list[dict[str, Any]]) -> list
         return sum(t.get("points", 0) if isinstance(t, dict) else t if isinstance(t, int) else 0
                    for t in tiles.get(p) or [])
 
-    head = ["Player", "Houses placed", "Houses left", "Bonus tiles", "Cards in hand"]
+    routes = view.get("routes") or {}
+    head = ["Player", "Houses placed", "Houses left", "Bonus tiles", "Route being built", "Cards in hand"]
     if scores:
         head.insert(1, "Score")
     order = sorted(ids, key=lambda p: -(scores.get(p) or 0)) if scores else ids
     rows = []
     for p in order:
-        row = [_p(p), len(houses.get(p) or []), left.get(p, ""), tile_points(p), hand.get(p, "")]
+        route = " – ".join(map(str, routes.get(p) or [])) or "none"
+        row = [_p(p), len(houses.get(p) or []), left.get(p, ""), tile_points(p), route, hand.get(p, "")]
         if scores:
             row.insert(1, scores.get(p, ""))
         rows.append(row)
