@@ -161,3 +161,21 @@ def test_standings_in_the_games_own_terms(name):
         assert cash == view["cash"] and "<svg" in first["chart"]
     if name == "imperial-network":
         assert {row[0]["player"]: row[1] for row in first["rows"]} == view["capital"]
+
+
+def test_update_notices_a_turn_changed_in_the_campaign(tmp_path):
+    """A dice log edited after the fact: the update rewrites that turn, and the record shows the
+    edit (which the dice page then flags)."""
+    import yaml
+    campaign = copy_campaign("railway-rivals", tmp_path)
+    build(campaign, tmp_path / "site")
+    path = campaign.turn_dir(1) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    log["rolls"][0]["value"] = log["rolls"][0]["value"] % 6 + 1
+    path.write_text(yaml.safe_dump(log))
+    result = update(campaign, tmp_path / "site")
+    assert result.turns_written == [1] and "turn-000.html" in result.pages_written
+    record = json.loads((tmp_path / "site" / "record.json").read_text())
+    assert record["turns"][1]["dice"]["rolls"][0]["value"] == log["rolls"][0]["value"]
+    row = re.search(r'<tr class="roll" id="r-1-0"[^>]*>', (tmp_path / "site" / "dice.html").read_text()).group(0)
+    assert f'data-value="{log["rolls"][0]["value"]}"' in row
