@@ -424,19 +424,14 @@ def case_run(files: tuple[str, ...]) -> None:
 
 
 # ---- commands kept in modules of their own ----------------------------------------------------
+from . import cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
 from .cli_mail import mail  # noqa: E402  (gm mail ...)
 from .cli_simulate import simulate  # noqa: E402
+from .cli_site import export, site  # noqa: E402  (gm site, gm export)
 
-main.add_command(mail)
-main.add_command(simulate)
-
-from . import cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
-
-main.add_command(cli_run.run)
-main.add_command(cli_run.deadline)
-main.add_command(cli_run.player)
-main.add_command(cli_run.rollback)
-main.add_command(cli_run.list_command)
+for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
+                cli_run.list_command, site, export):
+    main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)
     main()

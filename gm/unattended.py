@@ -180,11 +180,18 @@ def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
 
 
 def update_site(campaign: Campaign, result: Any) -> str | None:
-    """HOOK: when campaign.yaml has `site:`, the campaign's website is rebuilt after a resolve.
-    The lead wires this to gm.site (the `site` helper's module); until then it only says so."""
-    if not campaign.config.get("site"):
-        return None
-    return f"site: not rebuilt after turn {result.turn} (gm.site is not wired into gm run yet)"
+    """With `site: FOLDER` in campaign.yaml, the campaign's website is brought up to date after a
+    resolve (only the new turn's pages, the index, dice and record are written). A site that cannot
+    be written is one line; the turn stays resolved and the run goes on."""
+    from .site import configured_folder, update
+    try:
+        folder = configured_folder(campaign)
+        if folder is None:
+            return None
+        update(campaign, folder)
+    except GMError as exc:
+        return f"error: site not updated after turn {result.turn}: {exc}"
+    return f"site updated after turn {result.turn}: {folder}"
 
 
 def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -> None:

@@ -20,6 +20,8 @@ from gm.errors import GMError
 ROOT = Path(__file__).resolve().parent.parent
 
 OUT = ROOT / "out" / "demo"
+SITES = OUT / "sites"
+BUILT_SITES: list[tuple[str, str, str]] = []
 
 # game, players, map, options, and how many turns bots play after the shipped orders run out
 # (Thurn und Taxis runs 150+ turns with an image per player each: the demo shows its opening)
@@ -83,6 +85,30 @@ def play(game_name, players, map_name, options, bot_turns) -> None:
     print(f"{game.title}: {last} turns, {checked} rolls verified, replay clean; "
           f"{'finished' if game.finished(campaign.state()) else 'in progress'}. "
           f"Last reports: {folder}/turns/{last:03d}/reports/")
+    build_site(campaign, game)
+
+
+def build_site(campaign: Campaign, game) -> None:
+    """The demo campaign's website (`gm site`), listed on out/demo/sites/index.html."""
+    from gm.site import build
+    result = build(campaign, SITES / game.name)
+    print(f"  website: {SITES / game.name}/index.html ({len(result.turns_written)} turn pages, "
+          f"{result.rolls} public roll{'s' if result.rolls != 1 else ''} for the browser to check)")
+    BUILT_SITES.append((game.title, campaign.name, f"{game.name}/index.html"))
+
+
+def write_sites_index() -> None:
+    from html import escape
+    items = "".join(f'<li><a href="{escape(href)}">{escape(title)}</a>: {escape(name)}</li>'
+                    for title, name, href in BUILT_SITES)
+    (SITES / "index.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">'
+        '<title>gm demo campaigns</title><meta name="color-scheme" content="light dark"></head>'
+        '<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:auto;padding:1rem">'
+        f'<h1>gm demo campaigns</h1><p>Each site was written by <code>gm site</code>.</p><ul>{items}</ul>'
+        '</body></html>\n', encoding="utf-8")
+    print(f"Demo websites: open {SITES / 'index.html'} in a browser")
 
 
 def main() -> int:
@@ -92,6 +118,7 @@ def main() -> int:
     try:
         for demo in DEMOS:
             play(*demo)
+        write_sites_index()
     except GMError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1

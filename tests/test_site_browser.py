@@ -1,0 +1,172 @@
+"""The campaign website in a real browser: headless Chromium (Debian's `chromium`) driven over the
+DevTools pipe (gm/site/browser.py). One browser for the module. Outside CI a machine without
+Chromium skips these tests; in CI (CI=true) they fail, so the check cannot silently vanish."""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gm.campaign import Campaign
+from gm.site import build
+from gm.site.browser import Browser, BrowserError
+from test_site_support import GAME_NAMES, copy_campaign, seeded_campaign
+
+WIDTHS = (360, 1280)
+DONE = "['done', 'error'].includes(document.body.dataset.diceState)"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        chromium = Browser()
+    except BrowserError as exc:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"headless Chromium must run in CI: {exc}")
+        pytest.skip(f"no headless Chromium here: {exc}")
+    with chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def tabs(browser):
+    return {width: browser.page(width) for width in WIDTHS}
+
+
+def dice_result(page, folder: Path) -> dict:
+    page.open(folder / "dice.html")
+    page.wait_for(DONE)
+    return page.evaluate("""(() => { const d = document.body.dataset; return {
+        state: d.diceState, verified: Number(d.diceVerified), failed: Number(d.diceFailed),
+        seedsFailed: Number(d.seedsFailed), summary: document.getElementById('dice-summary').textContent,
+        failures: [...document.querySelectorAll('#dice-failures li')].map(li => li.textContent),
+        failuresShown: !document.getElementById('dice-failures').hidden }; })()""")
+
+
+def logged_rolls(campaign: Campaign) -> int:
+    return sum(len(campaign.dice_log(t).get("rolls") or []) for t in campaign.resolved_turns())
+
+
+@functools.lru_cache(maxsize=None)
+def site_of(name: str, root: str) -> Path:
+    folder = Path(root) / name
+    build(Campaign(seeded_campaign(name)), folder)
+    return folder
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_dice_page_verifies_every_roll(name, tabs, tmp_path_factory):
+    folder = site_of(name, str(tmp_path_factory.getbasetemp() / "sites"))
+    result = dice_result(tabs[360], folder)
+    total = logged_rolls(Campaign(seeded_campaign(name)))
+    assert result["state"] == "done"
+    assert (result["verified"], result["failed"], result["seedsFailed"]) == (total, 0, 0), result
+    assert not result["failuresShown"]
+    assert tabs[360].errors() == []
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_pages_load_cleanly_at_phone_and_desktop_width(name, tabs, tmp_path_factory):
+    folder = site_of(name, str(tmp_path_factory.getbasetemp() / "sites"))
+    pages = ["index.html", "dice.html"] + sorted(p.name for p in folder.glob("turn-*.html"))
+    for width, page in tabs.items():
+        for name_ in pages:
+            page.open(folder / name_)
+            if name_ == "dice.html":
+                page.wait_for(DONE)
+            assert page.errors() == [], (width, name_)
+            size = page.overflow()
+            assert size["scroll"] <= size["inner"], (width, name_, size)
+            # every picture loaded and fits
+            broken = page.evaluate("[...document.images].filter(i => !i.complete || !i.naturalWidth "
+                                   "|| i.getBoundingClientRect().right > window.innerWidth).map(i => i.src)")
+            assert broken == [], (width, name_)
+
+
+def test_dice_page_flags_a_changed_roll_and_a_changed_seed(tabs, tmp_path):
+    campaign = copy_campaign("railway-rivals", tmp_path)
+    path = campaign.turn_dir(1) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    roll = log["rolls"][1]
+    roll["value"] = roll["value"] % 6 + 1  # another face
+    path.write_text(yaml.safe_dump(log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    total = logged_rolls(campaign)
+    assert (result["verified"], result["failed"], result["seedsFailed"]) == (total - 1, 1, 0), result
+    assert result["failuresShown"] and len(result["failures"]) == 1
+    assert roll["label"] in result["failures"][0] and f"logged {roll['value']}" in result["failures"][0]
+    assert result["summary"].startswith("1 failed")
+    # a seed that is not the committed one fails every roll of its turn, whatever they say
+    path = campaign.turn_dir(2) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    log["seed"] = "ab" * 32
+    path.write_text(yaml.safe_dump(log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    turn_two = len(log["rolls"])
+    assert result["seedsFailed"] == 1 and result["failed"] == 1 + turn_two
+    assert any("does not hash to the commitment" in f for f in result["failures"])
+
+
+def test_dice_page_checks_without_web_crypto(browser, tmp_path_factory):
+    """Served over plain http a browser has no Web Crypto: the page's own SHA-256 takes over."""
+    folder = site_of("railway-rivals", str(tmp_path_factory.getbasetemp() / "sites"))
+    page = browser.page(360)
+    page.call("Page.addScriptToEvaluateOnNewDocument",
+              {"source": "Object.defineProperty(window.crypto, 'subtle', {get: () => undefined});"})
+    result = dice_result(page, folder)
+    assert result["verified"] == logged_rolls(Campaign(seeded_campaign("railway-rivals")))
+    assert result["failed"] == 0 and "own SHA-256" in result["summary"]
+
+
+def test_site_works_from_a_static_web_server(tabs, tmp_path_factory):
+    folder = site_of("network-king", str(tmp_path_factory.getbasetemp() / "sites"))
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        page = tabs[1280]
+        for name in ("index.html", "turn-001.html"):
+            page.open(base + name)
+            assert page.errors() == [], name
+        page.open(base + "dice.html")
+        page.wait_for(DONE)
+        assert page.evaluate("document.body.dataset.diceFailed") == "0" and page.errors() == []
+        assert server.requested and all(not p.startswith(("/favicon", "http")) for p in server.requested)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        self.server.requested = getattr(self.server, "requested", []) + [self.path]
+
+
+def test_index_shows_the_deadline_in_utc_and_the_readers_zone(tabs, tmp_path):
+    campaign = copy_campaign("network", tmp_path)
+    config = yaml.safe_load((campaign.path / "campaign.yaml").read_text())
+    config["deadline"] = "2099-01-02T18:00:00+00:00"
+    (campaign.path / "campaign.yaml").write_text(yaml.safe_dump(config))
+    build(Campaign(campaign.path), tmp_path / "site")
+    page = tabs[360]
+    page.open(tmp_path / "site" / "index.html")
+    shown = page.evaluate("[document.querySelector('time[data-deadline]').textContent, "
+                          "document.querySelector('[data-local-for]').textContent, "
+                          "document.querySelector('[data-left-for]').textContent]")
+    assert "2099" in shown[0] and shown[0].endswith("UTC")
+    assert "2099" in shown[1] and shown[2].endswith("left.") and "days" in shown[2]
+    assert page.errors() == []
+
+
+def test_a_browser_that_cannot_start_is_an_error_not_a_hang():
+    with pytest.raises(BrowserError):
+        Browser("/bin/false", timeout=10)
