@@ -177,6 +177,7 @@ def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
     site = update_site(campaign, result)
     if site:
         report.say(campaign, site)
+        report.failed = report.failed or site.startswith("error:")
 
 
 def update_site(campaign: Campaign, result: Any) -> str | None:

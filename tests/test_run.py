@@ -133,11 +133,13 @@ def test_a_campaign_busy_with_another_pass_is_skipped(tmp_path, monkeypatch):
     assert "skipped: " in out and "another gm run" in out and Campaign(camp.path).resolved_turns() == [0]
 
 
-def test_the_site_hook_is_announced(tmp_path, monkeypatch):
+def test_a_bad_site_setting_is_one_line_and_the_turn_stays_resolved(tmp_path, monkeypatch):
     camp = guess_campaign(tmp_path, early=True, site={"folder": "site"})
     orders(camp, "ann")
     orders(camp, "bob")
-    assert "site: not rebuilt after turn 1" in gm("run", camp.path).output
+    result = gm("run", camp.path, code=2)
+    assert "error: site not updated after turn 1: " in result.output and "site is a folder name" in result.output
+    assert Campaign(camp.path).last_turn == 1
 
 
 def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):  # noqa: F811 (fixture)
@@ -203,3 +205,15 @@ def test_after_a_rollback_the_turn_is_resolved_and_delivered_again(tmp_path, mon
     assert ann["[camp] Turn 1 report for Ann"] == 2 and ann["[camp] Turn 0 report for Ann"] == 1
     assert ann["[camp] Turn 1 is undone and will be resolved again"] == 1
     assert gm("run", camp.path, "--send").output == ""
+
+
+def test_the_site_follows_each_resolve(tmp_path, monkeypatch):
+    camp = guess_campaign(tmp_path, schedule=WEEKLY, deadline="2026-12-08T18:00Z", early=True, site="web")
+    monkeypatch.setenv("GM_NOW", "2026-12-02T10:00Z")
+    gm("run", camp.path)
+    orders(camp, "ann")
+    orders(camp, "bob")
+    out = gm("run", camp.path).output
+    assert f"site updated after turn 1: {camp.path / 'web'}" in out
+    assert (camp.path / "web" / "turn-001.html").is_file() and (camp.path / "web" / "record.json").is_file()
+    assert "Turn 1" in (camp.path / "web" / "index.html").read_text()
