@@ -8,7 +8,7 @@ from PIL import Image
 
 from gm.cli import main
 
-MAPS = Path(__file__).resolve().parents[1] / "maps"
+MAPS = Path(__file__).resolve().parents[1] / "gm" / "maps"
 
 
 def run(*args, code=0):

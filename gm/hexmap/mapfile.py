@@ -17,9 +17,10 @@ DEFAULT_GAME = "railway-rivals"
 
 # --- where maps live ---------------------------------------------------------------------------
 def maps_root() -> Path:
-    """The folder of shipped maps: $GM_MAPS when set, else maps/ beside the gm package."""
+    """The folder of shipped maps: $GM_MAPS when set, else the maps shipped in the gm package."""
     env = os.environ.get("GM_MAPS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "maps"
+    from ..paths import MAPS
+    return Path(env) if env else MAPS
 
 
 def shipped_maps(game: str = DEFAULT_GAME) -> list[str]:

@@ -15,6 +15,7 @@ import yaml
 from ...errors import UsageError
 from ...fileio import load_yaml
 from ...names import fold
+from ...paths import MAPS
 from ..base import Option
 
 PROFESSIONS = ("Business", "Design/Writing", "Programming/QA", "Art", "Sound")
@@ -38,7 +39,7 @@ PROFESSION_WORDS = {
     "no name": NO_NAME, "no profession": NO_PROFESSION,
 }
 
-SHIPPED_TABLE = Path(__file__).resolve().parents[3] / "maps" / "network-king" / "professions.yaml"
+SHIPPED_TABLE = MAPS / "network-king" / "professions.yaml"
 
 _SPECIAL_VOWELS = {"æ": "ae", "œ": "oe", "ø": "o"}
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from ...errors import MapError, MapErrors
 from ...names import fold, suggestion
+from ...paths import MAPS
 from . import yamlmarks
 
-MAP_DIR = Path(__file__).resolve().parents[3] / "maps" / "thurn-und-taxis"
+MAP_DIR = MAPS / "thurn-und-taxis"
 FREE = "free cities"  # the placement group of cities that belong to no area (Map 2's free cities)
 KEYS = ("name", "reconstruction", "note", "sources", "cards_per_city", "houses", "carriages", "areas",
         "cities", "route_tiles", "area_tiles", "all_areas_tile", "end_tile")

@@ -1,0 +1,47 @@
+"""The wheel is the whole of gm: installed into a fresh environment it runs a campaign from any
+folder (maps and templates travel inside the package), and `python -m gm` is the `gm` command."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(args, cwd, **kw):
+    result = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, **kw)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    return result.stdout
+
+
+def test_a_wheel_in_a_fresh_environment_runs_a_campaign(tmp_path):
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+          str(tmp_path / "dist"), str(ROOT)], cwd=tmp_path)
+    wheel = next((tmp_path / "dist").glob("gm-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "gm/maps/railway-rivals/tutorial.yaml" in names and "gm/templates/report.txt.j2" in names
+    assert "gm/templates/railway-rivals/report.html.j2" in names and "gm/site/static/dice.js" in names
+    # a fresh environment: the wheel unpacked into its site-packages, the dependencies borrowed
+    # from this one (a path line, so this checkout's own editable install is not seen)
+    env_dir = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     cwd=tmp_path).strip())
+    zipfile.ZipFile(wheel).extractall(site)
+    (site / "borrowed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": ""}
+    where = _run([str(python), "-c", "import gm; print(gm.__file__)"], cwd=away, env=env)
+    assert where.startswith(str(site)), where
+    _run([str(python), "-m", "gm", "new", "railway-rivals", "c", "--map", "tutorial",
+          "--player", "ann", "--player", "bob"], cwd=away, env=env)
+    _run([str(python), "-m", "gm", "resolve", "c", "--force"], cwd=away, env=env)
+    report = _run([str(python), "-m", "gm", "report", "c", "--public"], cwd=away, env=env)
+    assert "Ann" in report and (away / "c" / "turns" / "001" / "reports" / "map.png").is_file()
+    assert "simulate" in _run([str(python), "-m", "gm", "--help"], cwd=away, env=env)
