@@ -1,0 +1,404 @@
+"""Atomic file writes, and the one YAML reader and writer of gm (YAML that a person can read)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+# LibYAML (C) when PyYAML was built with it: five to ten times faster than the pure-Python classes,
+# which stay as the fallback and write the very same text (tests compare both). A file LibYAML
+# refuses is read again by pure Python, whose message and place are the ones reported (LibYAML
+# places an error at an unfinished file's end on the line after it).
+LIBYAML = hasattr(yaml, "CSafeLoader") and hasattr(yaml, "CSafeDumper")
+
+
+class AliasBomb(yaml.MarkedYAMLError):
+    """Aliases (``*name``) that would make a file stand for far more values than it holds: a few
+    lines of anchors and aliases can expand to billions ("alias bomb"). Refused before anything is
+    built; callers report it like any YAML error (it has a ``problem_mark``)."""
+
+
+def _may_alias(text: str) -> bool:
+    # no anchor, no alias: the usual case costs two substring searches
+    return "&" in text and "*" in text
+
+
+def _check_size(node: Any, text: str) -> None:
+    """Refuse a node tree whose aliases expand it beyond a few times what the text could hold
+    (gm's own older files share a few small lists; those stay readable). Sizes are counted once
+    per node, so a bomb is found without expanding it."""
+    limit = 4 * len(text) + 10_000
+    sizes: dict[int, int] = {}
+
+    def size(item: Any) -> int:
+        known = sizes.get(id(item))
+        if known is not None:
+            return known
+        if isinstance(item, yaml.SequenceNode):
+            total = 1 + sum(size(child) for child in item.value)
+        elif isinstance(item, yaml.MappingNode):
+            total = 1 + sum(size(key) + size(value) for key, value in item.value)
+        else:
+            total = 1
+        if total > limit:
+            raise AliasBomb(problem=f"aliases (*name) here expand the file to over {limit:,} values; "
+                                    "write the values out instead", problem_mark=item.start_mark)
+        sizes[id(item)] = total
+        return total
+
+    if node is not None:
+        size(node)
+
+
+def _loader(pure: bool) -> type:
+    return yaml.SafeLoader if pure or not LIBYAML else yaml.CSafeLoader
+
+
+def load_yaml(text: str, *, pure: bool = False) -> Any:
+    """Plain data from YAML text, with the safe loader (LibYAML when present); raises yaml.YAMLError
+    (with ``problem_mark``) on bad YAML, AliasBomb where aliases expand it too far."""
+    try:
+        if not _may_alias(text):
+            return yaml.load(text, Loader=_loader(pure))
+        loader = _checked(_loader(pure))(text)
+        try:
+            node = loader.get_single_node()
+            return None if node is None else loader.construct_document(node)
+        finally:
+            loader.dispose()
+    except AliasBomb:
+        raise
+    except yaml.YAMLError:
+        if pure or not LIBYAML:
+            raise
+        return load_yaml(text, pure=True)  # the error as pure Python words and places it
+
+
+def compose_yaml(text: str, *, loader: type | None = None) -> Any:
+    """The YAML node tree of ``text`` (for readers that report line and column), alias bombs refused."""
+    loader = loader or _loader(False)
+    try:
+        node = yaml.compose(text, Loader=loader)
+    except yaml.YAMLError:
+        if loader is yaml.SafeLoader:
+            raise
+        return compose_yaml(text, loader=yaml.SafeLoader)
+    if _may_alias(text):
+        _check_size(node, text)
+    return node
+
+
+def _checked(base: type) -> type:
+    class Loader(base):
+        """``base`` whose get_single_node refuses alias bombs (AliasBomb, a MarkedYAMLError)."""
+
+        def __init__(self, text: str):
+            super().__init__(text)
+            self.gm_text = text
+
+        def get_single_node(self):
+            try:
+                node = super().get_single_node()
+            except yaml.YAMLError:
+                if base is yaml.SafeLoader:
+                    raise
+                yaml.compose(self.gm_text, Loader=yaml.SafeLoader)  # raises the error as pure Python places it
+                raise
+            if _may_alias(self.gm_text):
+                _check_size(node, self.gm_text)
+            return node
+
+    return Loader
+
+
+_CHECKED_PURE = _checked(yaml.SafeLoader)
+_CHECKED_FAST = _checked(yaml.CSafeLoader) if LIBYAML else _CHECKED_PURE
+
+
+def yaml_loader(text: str, *, pure: bool = False):
+    """A safe loader over ``text`` for readers that walk its nodes themselves (``get_single_node``,
+    ``construct_object``, ``dispose``); ``get_single_node`` raises AliasBomb as load_yaml does."""
+    return (_CHECKED_PURE if pure else _CHECKED_FAST)(text)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def _str_presenter(dumper, data: str):
+    # LibYAML escapes characters beyond U+FFFF (emoji) where pure Python writes them as they are, in
+    # every style but double quotes: there both escape them, so such strings go double-quoted
+    if not data.isascii() and _ASTRAL.search(data):
+        style = '"'
+    elif data.isascii() and data.isdigit():
+        style = "'"  # strings of digits (hex labels 0508 and 1205) quoted alike: never read as numbers
+    else:
+        style = "|" if "\n" in data else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _list_presenter(dumper, data: list):
+    node = dumper.represent_list(data)
+    # a list of plain values on one line, as PyYAML does unless a value is quoted ('0508')
+    if node.value and all(isinstance(n, yaml.ScalarNode) and n.style != "|" for n in node.value):
+        node.flow_style = True
+    return node
+
+
+def _dumper(base: type) -> type:
+    class Dumper(base):
+        def ignore_aliases(self, data: Any) -> bool:  # shared lists are written out twice: never &id001
+            return True
+
+    Dumper.add_representer(str, _str_presenter)
+    Dumper.add_representer(list, _list_presenter)
+    Dumper.add_representer(tuple, lambda d, data: _list_presenter(d, list(data)))
+    return Dumper
+
+
+_PURE_DUMPER = _dumper(yaml.SafeDumper)
+_FAST_DUMPER = _dumper(yaml.CSafeDumper) if LIBYAML else _PURE_DUMPER
+
+
+def dump_yaml(data: Any, *, pure: bool = False) -> str:
+    """YAML a person can read: keys in their order, multi-line strings as blocks, no anchors."""
+    dumper = _PURE_DUMPER if pure else _FAST_DUMPER
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+
+
+class NotPlainData(TypeError):
+    """Data that YAML (and JSON views) would not give back as it is."""
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_KEYS = frozenset({str, int, bool, type(None)})
+
+
+def plain(data: Any) -> Any:
+    """``data`` as it would read back from gm's YAML, without a YAML round trip: a fresh copy in
+    which tuples are lists; raises NotPlainData, naming where, for anything else than dicts (keys
+    str, int, bool or None), lists, tuples, str, int, float, bool and None. Shared parts come back
+    as separate copies, as from a file."""
+    try:
+        return _plain(data)
+    except NotPlainData:
+        raise NotPlainData(_where_not_plain(data, "data")) from None
+
+
+def _plain(data: Any) -> Any:
+    kind = type(data)
+    if kind in _SCALARS:
+        return data
+    if kind is dict:
+        out = {}
+        for key, value in data.items():
+            if type(key) not in _KEYS:
+                raise NotPlainData()
+            out[key] = _plain(value)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain(value) for value in data]
+    raise NotPlainData()
+
+
+def _where_not_plain(data: Any, where: str) -> str:
+    kind = type(data)
+    if kind is dict:
+        for key, value in data.items():
+            if type(key) not in _KEYS:
+                return f"{where}: the key {key!r} (a {type(key).__name__}) is not plain data"
+            if not _is_plain(value):
+                return _where_not_plain(value, f"{where}[{key!r}]")
+    elif kind is list or kind is tuple:
+        for n, value in enumerate(data):
+            if not _is_plain(value):
+                return _where_not_plain(value, f"{where}[{n}]")
+    return f"{where}: a {kind.__name__} ({data!r:.60}) is not plain data"
+
+
+def _is_plain(data: Any) -> bool:
+    try:
+        _plain(data)
+    except NotPlainData:
+        return False
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp alone makes files private (0600)
+
+
+def atomic_write(path: Path | str, data: str | bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.chmod(tmp, _FILE_MODE)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_yaml(path: Path | str, data: Any) -> None:
+    atomic_write(path, dump_yaml(data))
+
+
+# ---- a folder written whole: one sync, then one atomic swap --------------------------------------
+STAGE_SUFFIX = ".staged"
+
+
+class StagedFolder:
+    """Files written beside ``folder`` in a hidden staging folder, then put in its place at once.
+
+    The entries of ``folder`` that ``keep(name)`` accepts are carried over (hard links, else copies);
+    ``publish()`` makes every written byte durable with one sync of the file system (not one per
+    file), then swaps the staging folder with ``folder`` in one atomic rename (Linux's
+    RENAME_EXCHANGE) and removes the old one. Killed at any moment, ``folder`` is the old one or the
+    new one, whole; a killed run's staging folder is removed by the next StagedFolder of ``folder``.
+    Where the swap is not available, entries are moved in one by one with ``last`` moved last.
+    Nothing is written through a symbolic link: the staging folder is new, and a linked ``folder``
+    is refused.
+    """
+
+    def __init__(self, folder: Path, *, keep, last: str):
+        self.folder, self.last = Path(folder), last
+        if self.folder.is_symlink():
+            raise OSError(f"{self.folder} is a symbolic link; gm writes only into real folders")
+        self.stage = self.folder.parent / f".{self.folder.name}{STAGE_SUFFIX}"
+        self.folder.parent.mkdir(parents=True, exist_ok=True)
+        for entry in self.folder.parent.iterdir():  # left by a killed process (callers hold a lock)
+            if entry.name.startswith(".") and entry.name.endswith(STAGE_SUFFIX):
+                _remove(entry)
+        if self.folder.is_dir():
+            top = os.path.abspath(self.folder)
+            shutil.copytree(self.folder, self.stage, symlinks=True, copy_function=_link_or_copy,
+                            ignore=lambda where, names: [n for n in names if _is_temporary(n) or (
+                                os.path.abspath(where) == top and not keep(n))])
+        else:
+            self.stage.mkdir()
+        self.written: list[Path] = []
+
+    def write(self, name: str, data: str | bytes) -> None:
+        """Write ``name`` (a path inside the folder, e.g. reports/ann.txt) into the staging folder."""
+        parts = Path(name).parts
+        if not parts or Path(name).is_absolute() or any(p in ("..", ".", "") for p in parts):
+            raise ValueError(f"{name!r} is not a file name inside {self.folder}")
+        path = self.stage.joinpath(*parts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        self.written.append(path)
+
+    def publish(self) -> None:
+        _sync(self.stage, self.written)
+        if not self.folder.exists():
+            os.rename(self.stage, self.folder)
+        elif _exchange(self.stage, self.folder):
+            _remove(self.stage)  # the old folder, now under the staging name
+        else:
+            self._move_in()
+        _fsync_dir(self.folder.parent)
+
+    def discard(self) -> None:
+        _remove(self.stage)
+
+    def _move_in(self) -> None:
+        """Without an atomic swap: each new entry replaces the old one, ``last`` at the end."""
+        names = sorted({p.relative_to(self.stage).parts[0] for p in self.written}, key=lambda n: n == self.last)
+        for name in names:
+            target = self.folder / name
+            _remove(target)
+            os.rename(self.stage / name, target)
+            if name == self.last:
+                _fsync_dir(self.folder)
+        _fsync_dir(self.folder)
+        _remove(self.stage)
+
+
+def _is_temporary(name: str) -> bool:
+    return name.startswith(".") and (name.endswith(".tmp") or name.endswith(STAGE_SUFFIX))
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def _libc():
+    if sys.platform != "linux":
+        return None
+    import ctypes
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2); False where the system cannot."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "renameat2"):
+        return False
+    done = libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return done == 0
+
+
+def _sync(folder: Path, written: list[Path]) -> None:
+    """Every file written durable: one syncfs of the folder's file system, else an fsync each."""
+    libc = _libc()
+    if libc is not None and hasattr(libc, "syncfs"):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if libc.syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    for path in written:
+        with open(path, "rb") as handle:
+            os.fsync(handle.fileno())
+    for path in {p.parent for p in written} | {folder}:
+        _fsync_dir(path)
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(fd)

@@ -1,0 +1,218 @@
+"""What a game plug-in provides. The engine calls only these; it knows nothing of any game.
+
+State is plain data (dicts, lists, str, int, bool, None) that survives a YAML round trip.
+Viewers: ``None`` is the GM (sees everything), ``"public"`` is anyone, else a player id.
+
+Events (what ``resolve`` returns) follow one convention in every game (docs/plugins.md):
+- ``kind``: a short tag ("build", "race", "draw"); ``text``: one readable sentence;
+- players are named in ``text`` as ``player_ref(id)`` placeholders (``@{id}``), which the report
+  layer fills in with the player's name; a game never writes a bare id where it means a person;
+- ``to``: optional list of the viewers ("public" and/or player ids) who may read the event; the GM
+  reads every event; an event without ``to`` is for everyone. A game that shows others a shorter
+  version emits it as a second event whose ``to`` names those others.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..dice import Dice
+from ..orders import OrderLine
+
+from ..viewing import GM_VIEWER  # noqa: F401  (how reports and the CLI name the GM; games see None)
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+State = dict[str, Any]
+Orders = Any  # plain data, game-defined
+Event = dict[str, Any]
+# outcome(state): None while the game goes on, else who won and how everybody finished
+Outcome = dict[str, Any]
+
+
+def player_ref(player: str) -> str:
+    """How an event's text names a player: the report layer puts the player's name in its place."""
+    return "@{" + player + "}"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A campaign option: ``gm new --option key=value``."""
+
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    kind: type = str  # str, int or bool: how a --option value is read
+    low: int | None = None   # an int option's smallest value (checked by the engine, once)
+    high: int | None = None  # and its largest
+
+    def read(self, name: str, text: Any) -> Any:
+        from ..errors import UsageError
+        if not isinstance(text, str):
+            value = text
+        elif self.kind is bool:
+            low = text.strip().lower()
+            if low not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                raise UsageError(f"option {name} takes true or false, not {text!r}")
+            value = low in ("true", "yes", "on", "1")
+        elif self.kind is int:
+            try:
+                value = int(text)
+            except ValueError:
+                raise UsageError(f"option {name} takes a whole number, not {text!r}") from None
+        else:
+            value = text
+        if self.choices and value not in self.choices:
+            raise UsageError(f"option {name} is one of {', '.join(map(str, self.choices))}, not {text!r}")
+        if self.kind is int and isinstance(value, int):
+            if self.low is not None and value < self.low or self.high is not None and value > self.high:
+                span = (f"{self.low} to {self.high}" if self.low is not None and self.high is not None
+                        else f"at least {self.low}" if self.low is not None else f"at most {self.high}")
+                raise UsageError(f"option {name} takes a whole number {span}, not {text!r}")
+        return value
+
+
+class Game:
+    """Base class of a game plug-in. Subclasses set the class attributes and the methods.
+    (A plain class, not a dataclass: subclasses override these as class attributes.)"""
+
+    name: str = ""
+    title: str = ""
+    sequential: bool = False
+    min_players: int = 2
+    max_players: int = 2
+    options: dict[str, Option] = {}
+    # True when a player's image differs from the public one (hidden information on the board)
+    images_per_viewer: bool = False
+    # file name stem of the turn image in reports ("board" -> board.png)
+    image_name: str = "map"
+
+    # ---- maps -----------------------------------------------------------------------------
+    def maps(self) -> list[str]:
+        """Names of the shipped maps ([] for a game with a fixed board)."""
+        return []
+
+    def check_map_file(self, path: str) -> list[str] | None:
+        """Every error of a map file of this game, one located line each; None: no map files."""
+        return None
+
+    def render_map_file(self, path: str, out: str) -> bool:
+        """Draw a blank map from a map file to ``out`` (.png/.svg); False when the game cannot."""
+        return False
+
+    def default_map(self) -> str | None:
+        maps = self.maps()
+        return maps[0] if maps else None
+
+    def check_players(self, players: list[str]) -> None:
+        """Raise UsageError when these player ids cannot play (count, names the game fixes)."""
+        from ..errors import UsageError
+        if not self.min_players <= len(players) <= self.max_players:
+            span = (str(self.min_players) if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise UsageError(f"{self.title or self.name} takes {span} players, not {len(players)}")
+
+    # ---- the game -------------------------------------------------------------------------
+    def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
+        raise NotImplementedError
+
+    def due(self, state: State) -> list[str]:
+        """Players whose orders the current turn waits for ([] when the game is over)."""
+        raise NotImplementedError
+
+    def phase(self, state: State) -> str:
+        return "play"
+
+    def finished(self, state: State) -> bool:
+        return not self.due(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on; at the end ``{"winners": [player ids], "ranking": [[ids],
+        ...] (best first, ties share a place), "reason": "one readable line"}``. Several winners
+        are a shared win; no winners (everybody lost) is ``winners: []``."""
+        raise NotImplementedError
+
+    def parse(self, state: State, player: str, lines: list[OrderLine]) -> Orders:
+        """Check one player's order lines against ``state``; change nothing. Raise OrderErrors
+        (every error of the file) when anything is wrong."""
+        raise NotImplementedError
+
+    def check_notes(self, orders: Orders) -> list[str]:
+        """Lines `gm check` prints under clean orders (pips used, costs): what the orders will do."""
+        return []
+
+    def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
+        """Pure: a new state and the events of the turn. ``orders`` holds every due player."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: str | None) -> State:
+        """What ``viewer`` may see of ``state`` (named as in ``gm show --json``)."""
+        return state
+
+    def default_orders(self, state: State, player: str) -> Orders | None:
+        """Orders for a player whose orders did not arrive (NMR), or None to do nothing."""
+        return None
+
+    def bot_orders(self, state: State, player: str) -> Orders | None:
+        """Orders for a missing player when the campaign's NMR policy is `bot` (default: the
+        game's default orders)."""
+        return self.default_orders(state, player)
+
+    def order_form(self, view: State, player: str) -> str:
+        """A blank order form for the player's next orders (comment lines help them fill it in),
+        built from ``view`` = ``self.view(state, player)``, never from the raw state."""
+        return ""
+
+    def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
+               players: list[dict[str, Any]] | None = None):
+        """A picture (a matplotlib Figure or a Pillow image) of the board or map as ``viewer`` sees
+        it, drawn from ``view`` = ``self.view(state, viewer)`` and the events that viewer may read;
+        None: no image. ``players`` are the campaign's players as [{id, name, colour}] so that
+        pictures name people as the reports do (see player_names and player_colours)."""
+        return
+
+    def extra_images(self, view: State, viewer: str | None, *,
+                     players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """More pictures for a turn's reports, by file stem (e.g. {"cash-chart": Figure}), drawn
+        from ``view`` as ``render`` is: written as PNGs beside the map and listed to the templates
+        as ``extra_images``."""
+        return {}
+
+    def simulation_figures(self, finals: list[State]) -> dict[str, Any]:
+        """`gm simulate`: the game's own balance figures over the final states of bot games, as
+        {readable label: number}; the engine adds seat win rates, shared wins and game length."""
+        return {}
+
+    def route_advice(self, state: State, player: str, origin: str, destination: str) -> str | None:
+        """`gm route`: text advising ``player`` how to get from ``origin`` to ``destination``;
+        None when the game has no routes."""
+        return None
+
+    def random_orders(self, state: State, player: str, rng: random.Random) -> str:
+        """Text of some legal orders (conformance playouts, bots)."""
+        raise NotImplementedError
+
+    def apply_setup(self, state: State, overrides: dict[str, Any]) -> State:
+        """Rules cases: replace state keys (as named in ``gm show --json``) and check the result
+        is a legal state; raise UsageError otherwise."""
+        new = dict(state)
+        new.update(overrides)
+        return new
+
+    def summary(self, state: State) -> str:
+        """One line for ``gm status``: what is going on."""
+        return self.phase(state)
+
+
+def player_names(players: list[dict[str, Any]] | None, ids: list[str]) -> dict[str, str]:
+    """What pictures call each player: the campaign's name for them, else their id."""
+    given = {p["id"]: p.get("name") for p in players or []}
+    return {pid: str(given.get(pid) or pid) for pid in ids}
+
+
+def player_colours(players: list[dict[str, Any]] | None, ids: list[str], palette: tuple[str, ...]) -> dict[str, str]:
+    """Each player's colour: the campaign's ('#rrggbb') where it gives one, else the game's palette in turn."""
+    given = {p["id"]: str(p.get("colour") or "") for p in players or []}
+    return {pid: given[pid] if _HEX_COLOUR.match(given.get(pid, "")) else palette[i % len(palette)]
+            for i, pid in enumerate(ids)}

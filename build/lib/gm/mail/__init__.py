@@ -1,0 +1,16 @@
+"""E-mail in and out, game-agnostic: orders and commands fetched from a mailbox, reports and
+reminders sent.
+
+inbox.py     where mail comes from (Maildir, mbox, IMAP), reading only what is new
+body.py      a raw message -> the sender (headers alone) and the order text (MIME, HTML, attachments)
+desk.py      what one fetch works with: the campaign read once, the ledger of handled messages
+intake.py    each fetched message: kept, sender checked, read as a command or orders, answered
+answer.py    orders by mail: checked, stored, answered with a receipt
+commands.py  players' mail commands: help, status, orders, resend, press
+replies.py   replies kept as decided, then sent or handed to the GM; pending ones sent next run
+outbox.py    RFC 5322 messages: replies, turn reports, reminders
+smtp.py      sending with retries and a sent log, so a rerun never sends twice
+logbook.py   append-only logs (one `- {json}` line per entry, a YAML list)
+passwords.py scrypt hashes of player passwords under secret/
+settings.py  the `mail:` block of campaign.yaml, secrets, the GM's mail log
+"""

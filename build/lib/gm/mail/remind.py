@@ -1,0 +1,40 @@
+"""Reminders: one message to each player whose orders are missing, never twice for one deadline."""
+from __future__ import annotations
+
+import datetime as dt
+from email.message import EmailMessage
+
+from ..campaign import Campaign
+from ..deadlines import POLICIES, deadline_status
+from .outbox import reminder_message
+from .settings import MailError
+from .smtp import already_sent
+
+
+def reminder_key(deadline: dt.datetime, player: str) -> str:
+    return f"remind:{deadline.isoformat()}:{player}"
+
+
+def due_reminders(campaign: Campaign,
+                  now: dt.datetime | None = None) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
+    """(key, message) for each missing player not yet reminded of this deadline, and notes for the GM."""
+    info = deadline_status(campaign, now)
+    if info.deadline is None:
+        raise MailError("no deadline set: add 'deadline: 2026-12-01T18:00+01:00' to campaign.yaml")
+    if info.phase == "passed":
+        return [], [f"the deadline and grace period of turn {info.turn} have passed; no reminders sent"]
+    log = already_sent(campaign)
+    out, notes = [], []
+    for player in info.missing:
+        key = reminder_key(info.deadline, player)
+        if key in log:
+            notes.append(f"{player}: already reminded of this deadline ({log[key].get('at', '')})")
+            continue
+        if "@" not in str(campaign.player(player).get("email") or ""):
+            notes.append(f"{player}: no e-mail address in campaign.yaml; not reminded")
+            continue
+        out.append((key, reminder_message(campaign, player, info.turn, info.deadline.isoformat(timespec="minutes"),
+                                          info.left, POLICIES[info.policy])))
+    if not info.missing:
+        notes.append(f"every player's orders for turn {info.turn} are in")
+    return out, notes
