@@ -26,3 +26,10 @@ def test_bad_arguments_are_one_line():
     assert result.exit_code == 2 and result.output.strip().endswith("Network takes 2 players, not 3")
     result = CliRunner().invoke(main, ["simulate", "network", "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs must be at least 1" in result.output
+
+
+def test_a_map_can_be_chosen_and_a_misspelt_one_is_named():
+    figures = simulate.run("railway-rivals", 1, 4, seed=2, map_name="scotland")
+    assert figures["map"] == "scotland"
+    result = CliRunner().invoke(main, ["simulate", "railway-rivals", "--map", "scotlnd"])
+    assert result.exit_code == 2 and 'did you mean "scotland"?' in result.output
