@@ -30,10 +30,10 @@ def _near(pixels: np.ndarray, colour: tuple[int, int, int], tolerance: int = 40)
 
 
 def test_blank_map_renders_to_png_and_svg(tmp_path):
-    png = render_blank(Path("maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.png")
+    png = render_blank(Path("gm/maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.png")
     with Image.open(png) as image:
         assert image.format == "PNG" and image.size[0] > 800 and image.size[1] > 800
-    svg = render_blank(Path("maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.svg")
+    svg = render_blank(Path("gm/maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.svg")
     assert svg.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
     assert not list(tmp_path.glob(".*"))  # the temporary files were renamed into place
     assert png.stat().st_mode & 0o044 and svg.stat().st_mode & 0o044  # readable by a web server too

@@ -124,9 +124,9 @@ def test_an_alias_bomb_in_a_campaign_file_is_one_line_and_exit_2(tmp_path, targe
     assert result.output.count("\n") == 1 and "alias" in result.output and target.split("/")[-1] in result.output
 
 
-@pytest.mark.parametrize("game, source", [("thurn-und-taxis", "maps/thurn-und-taxis/map1.yaml"),
-                                          ("imperial-network", "maps/imperial-network/europe-1920.yaml"),
-                                          ("railway-rivals", "maps/railway-rivals/tutorial.yaml")])
+@pytest.mark.parametrize("game, source", [("thurn-und-taxis", "gm/maps/thurn-und-taxis/map1.yaml"),
+                                          ("imperial-network", "gm/maps/imperial-network/europe-1920.yaml"),
+                                          ("railway-rivals", "gm/maps/railway-rivals/tutorial.yaml")])
 def test_an_alias_bomb_in_a_map_file_is_one_located_line(tmp_path, game, source):
     bombed = tmp_path / "bombed.yaml"
     bombed.write_text((ROOT / source).read_text() + "bomb:\n" + "".join("  " + line + "\n"
