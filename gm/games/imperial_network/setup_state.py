@@ -25,7 +25,8 @@ def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], opt
         "deck": first_deck(cards, dice), "discard": [],
         "dealt": [], "event": None, "war": None, "war_queue": [],
         "war_deck": dice.shuffle("shuffle war deck", cards.war_deck, secret=True), "war_discard": [],
-        "annexed": [], "open_cities": [], "peace_since": None, "placements": {p: [] for p in players}, "train_steps": [],
+        "annexed": [], "open_cities": [], "peace_since": None, "placements": {p: [] for p in players},
+        "train_steps": [],
         "income": {}, "winners": None, "ended_by": None, "last_turn": False,
         "capital_history": {p: [] for p in players},
     }
