@@ -45,14 +45,6 @@ def _located(line: str) -> bool:
     return head.count(":") >= 1 and head.rsplit(":", 1)[-1].isdigit()
 
 
-def _exit_on_problems(problems: list[str]) -> None:
-    """Each problem on its own line on stderr; exit 1 when there is any."""
-    for line in problems:
-        click.echo(line, err=True)
-    if problems:
-        sys.exit(1)
-
-
 def _campaign(directory: str):
     from .campaign import Campaign
     return Campaign(directory)
@@ -352,85 +344,15 @@ def route(directory: str, origin: str, destination: str, player: str) -> None:
     click.echo(route_advice(_campaign(directory), player, origin, destination))
 
 
-@main.command()
-@CAMPAIGN
-def replay(directory: str) -> None:
-    """Re-resolve every turn from the stored orders and seeds; exit 1 if any state differs.
-
-    Example: gm replay camp
-    """
-    from .audit import replay as replay_campaign
-    campaign = _campaign(directory)
-    _exit_on_problems(replay_campaign(campaign))
-    click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches, and every event, roll and report.")
-
-
-@main.group()
-def dice() -> None:
-    """Verifiable dice.
-
-    Example: gm dice verify camp
-    """
-
-
-@dice.command("verify")
-@CAMPAIGN
-def dice_verify(directory: str) -> None:
-    """Recompute every logged roll from the revealed seeds; exit 1 on any mismatch.
-
-    Example: gm dice verify camp
-    """
-    from .audit import verify_dice
-    campaign = _campaign(directory)
-    checked, problems = verify_dice(campaign)
-    _exit_on_problems(problems)
-    turns = len(campaign.resolved_turns())
-    if checked:
-        click.echo(f"All {checked} rolls verified. ({turns} turns checked.)")
-    else:
-        click.echo(f"No dice were rolled in the {turns} turn(s) so far; every seed and commitment checks.")
-
-
-@main.group()
-def case() -> None:
-    """Rules cases (tests/cases/<game>/*.yaml).
-
-    Example: gm case run tests/cases/network/*.yaml
-    """
-
-
-@case.command("run")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE...")
-def case_run(files: tuple[str, ...]) -> None:
-    """Run rules cases: PASS or FAIL with the difference for each; exit 1 if any fails.
-
-    Example: gm case run tests/cases/network/*.yaml
-    """
-    from .cases import run_case_file
-    failed = passed = 0
-    for file in files:
-        for result in run_case_file(file):
-            if result.ok:
-                passed += 1
-                click.echo(f"PASS {result.id}")
-            else:
-                failed += 1
-                click.echo(f"FAIL {result.id} ({file})" + (f" — {result.rule}" if result.rule else ""))
-                for line in result.problems:
-                    click.echo(f"     {line}")
-    click.echo(f"{passed} passed, {failed} failed")
-    if failed:
-        sys.exit(1)
-
-
 # ---- commands kept in modules of their own ----------------------------------------------------
 from . import cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
+from .cli_audit import case, dice, replay  # noqa: E402  (checking a campaign's record: gm replay, dice, case)
 from .cli_mail import mail  # noqa: E402  (gm mail ...)
 from .cli_simulate import simulate  # noqa: E402
 from .cli_site import export, site  # noqa: E402  (gm site, gm export)
 
 for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
-                cli_run.list_command, site, export):
+                cli_run.list_command, site, export, replay, dice, case):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)
