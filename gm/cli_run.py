@@ -120,7 +120,7 @@ def list_command(root: str, as_json: bool) -> None:
 
     Example: gm list /srv/pbem --json
     """
-    from .housekeeping import list_campaigns
+    from .campaign_list import list_campaigns
     rows = list_campaigns(root)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
