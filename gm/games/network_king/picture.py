@@ -30,11 +30,8 @@ class BoardPicture:
         if format != "png":
             self.figure().savefig(target, format=format, dpi=dpi or self.gm_dpi)
             return
-        from PIL import Image
-        image = draw_png(layout(self.view, self.players))
-        palette = image.resize((max(image.width // 4, 1), max(image.height // 4, 1)), Image.Resampling.NEAREST)
-        palette = palette.quantize(256, method=Image.Quantize.FASTOCTREE)
-        image.quantize(palette=palette, dither=Image.Dither.NONE).save(target, format="PNG", compress_level=1)
+        from ...pictures import palette
+        palette(draw_png(layout(self.view, self.players))).save(target, format="PNG", compress_level=1)
 
 
 @lru_cache(maxsize=16)
