@@ -6,9 +6,8 @@ import sys
 
 import click
 
+from .cli_common import CAMPAIGN, campaign_at
 from .errors import GMError
-
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
 
 
 class _Group(click.Group):
@@ -43,11 +42,6 @@ class _Group(click.Group):
 def _located(line: str) -> bool:
     head = line.split(": ", 1)[0]
     return head.count(":") >= 1 and head.rsplit(":", 1)[-1].isdigit()
-
-
-def _campaign(directory: str):
-    from .campaign import Campaign
-    return Campaign(directory)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,7 +112,7 @@ def status(directory: str, as_json: bool) -> None:
     """
     from .engine import status as campaign_status
     from .schedule import deadline_lines, timing_json
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     info = campaign_status(campaign)
     if as_json:
         click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
@@ -168,7 +162,7 @@ def check(directory: str, files: tuple[str, ...], player: str | None) -> None:
     Example: gm check camp orders/ann.txt
     """
     from .engine import check_files
-    sys.exit(_print_checked(check_files(_campaign(directory), list(files), player)))
+    sys.exit(_print_checked(check_files(campaign_at(directory), list(files), player)))
 
 
 @main.command()
@@ -183,7 +177,7 @@ def submit(directory: str, files: tuple[str, ...], player: str | None, force: bo
     Example: gm submit camp orders/ann.txt
     """
     from .engine import submit_files
-    results = submit_files(_campaign(directory), list(files), player, force=force, as_gm=as_gm)
+    results = submit_files(campaign_at(directory), list(files), player, force=force, as_gm=as_gm)
     clean = all(r.ok for r in results)
     code = _print_checked(results, stored=True if (clean or force) else False)
     if force and not clean:
@@ -200,7 +194,7 @@ def resolve(directory: str, force: bool) -> None:
     Example: gm resolve camp
     """
     from .engine import resolve as resolve_turn
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     result = resolve_turn(campaign, force=force)
     click.echo(f"Turn {result.turn} resolved." + (f" Missed turn: {', '.join(result.nmr)}." if result.nmr else ""))
     for event in result.events:
@@ -233,7 +227,7 @@ def report(directory: str, turn: int | None, player: str | None, public: bool, f
     """
     from .engine import resolve_viewer
     from .publish import report_text
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt,
                            image_base=image_base, forum_folder=forum_folder), nl=False)
 
@@ -271,7 +265,7 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
     """
     from .engine import resolve_viewer
     from .publish import draw
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     draw(campaign, turn, resolve_viewer(campaign, player, False), out)
     click.echo(f"Wrote {out}")
 
@@ -321,7 +315,7 @@ def show(directory: str, turn: int | None, player: str | None, public: bool, as_
     """
     from .engine import resolve_viewer
     from .engine import show as show_state
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     data = show_state(campaign, turn, resolve_viewer(campaign, player, public))
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -341,7 +335,7 @@ def route(directory: str, origin: str, destination: str, player: str) -> None:
     Example: gm route camp Isengard Edoras --player blue
     """
     from .engine import route_advice
-    click.echo(route_advice(_campaign(directory), player, origin, destination))
+    click.echo(route_advice(campaign_at(directory), player, origin, destination))
 
 
 # ---- commands kept in modules of their own ----------------------------------------------------

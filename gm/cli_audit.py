@@ -6,12 +6,7 @@ import sys
 
 import click
 
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
-
-
-def _campaign(directory: str):
-    from .campaign import Campaign
-    return Campaign(directory)
+from .cli_common import CAMPAIGN, campaign_at
 
 
 def _exit_on_problems(problems: list[str]) -> None:
@@ -30,7 +25,7 @@ def replay(directory: str) -> None:
     Example: gm replay camp
     """
     from .audit import replay as replay_campaign
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     _exit_on_problems(replay_campaign(campaign))
     click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches, and every event, roll and report.")
 
@@ -51,7 +46,7 @@ def dice_verify(directory: str) -> None:
     Example: gm dice verify camp
     """
     from .audit import verify_dice
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     checked, problems = verify_dice(campaign)
     _exit_on_problems(problems)
     turns = len(campaign.resolved_turns())
