@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gm import engine, fileio
+from gm import engine, fileio, staging
 from gm.campaign import Campaign
 from gm.cli import main
 
@@ -103,10 +103,10 @@ def _die_at(step: int, camp: Path) -> None:
             if count[0] == step:
                 os._exit(9)
 
-        write, exchange, sync = fileio.StagedFolder.write, fileio._exchange, fileio._sync
-        fileio.StagedFolder.write = lambda self, *a: (tick(), write(self, *a))[1]
-        fileio._sync = lambda *a: (tick(), sync(*a))[1]
-        fileio._exchange = lambda *a: (tick(), exchange(*a), tick())[1]
+        write, exchange, sync = staging.StagedFolder.write, staging._exchange, staging._sync
+        staging.StagedFolder.write = lambda self, *a: (tick(), write(self, *a))[1]
+        staging._sync = lambda *a: (tick(), sync(*a))[1]
+        staging._exchange = lambda *a: (tick(), exchange(*a), tick())[1]
         try:
             engine.resolve(Campaign(camp))
         finally:
@@ -162,7 +162,7 @@ def test_without_an_atomic_swap_the_files_are_moved_in_with_the_state_last(ready
     engine.resolve(Campaign(reference))
     order = []
     real_rename = os.rename
-    monkeypatch.setattr(fileio, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(staging, "_exchange", lambda a, b: False)
     monkeypatch.setattr(os, "rename", lambda a, b: (order.append(Path(b).name), real_rename(a, b))[1])
     engine.resolve(Campaign(ready))
     assert _files(ready / "turns" / "001") == _files(reference / "turns" / "001")
