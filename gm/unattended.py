@@ -44,13 +44,16 @@ class Pass:
     def say(self, campaign: Campaign | None, line: str, *, log: bool = True) -> None:
         self.lines.append(line)
         if log and campaign is not None:
-            run_log(campaign, line)
+            try:
+                run_log(campaign, line)
+            except GMError:  # a linked run.log: already said on screen as the pass's error
+                self.failed = True
 
 
 def run_log(campaign: Campaign, line: str) -> None:
+    from .mail.logbook import append_line
     stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    with open(campaign.path / "run.log", "a", encoding="utf-8") as handle:
-        handle.write(f"{stamp} {' '.join(line.split())}\n")
+    append_line(campaign.path / "run.log", f"{stamp} {' '.join(line.split())}")
 
 
 @contextlib.contextmanager
@@ -318,6 +321,9 @@ def check_settings(campaign: Campaign) -> None:
     read_early(campaign)
     read_remind(campaign)
     read_run_state(campaign)
+    from .mail.logbook import check_plain
+    for log in ("run.log", "mail.log"):
+        check_plain(campaign.path / log)
 
 
 def campaign_folders(given: tuple[str, ...] | list[str]) -> list[str]:
