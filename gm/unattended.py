@@ -209,7 +209,7 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
     for turn in range(max(start, 0), last + 1):
         built, notes = report_messages(campaign, turn)
         if turn == last:
-            line = _deadline_line(campaign)
+            line = deadline_line(campaign)
             for _key, msg in built if line else []:
                 with_deadline(msg, line)
         messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
@@ -228,7 +228,7 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
         _write_run_state(campaign, dict(state, delivered_through=last))
 
 
-def _deadline_line(campaign: Campaign) -> str | None:
+def deadline_line(campaign: Campaign) -> str | None:
     """What the latest report's mail says of the next deadline (the report files themselves do not)."""
     from .deadlines import read_deadline
     from .schedule import campaign_zone, show_moment

@@ -200,6 +200,11 @@ def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
         raise UsageError(f"there is no report of turn {turn} for you; ask the GM")
     form = order_form(desk.campaign, desk.game, desk.state, player) if turn == desk.turn - 1 else ""
     msg: EmailMessage = report_message(desk.campaign, turn, player, order_form=form)
+    if turn == desk.turn - 1:
+        from ..unattended import deadline_line, with_deadline
+        line = deadline_line(desk.campaign)
+        if line:
+            with_deadline(msg, line)
     if incoming.message_id:
         msg["In-Reply-To"] = incoming.message_id
     return f"report of turn {turn} sent again", "", msg
@@ -212,6 +217,8 @@ def _press(desk: Desk, player: str, command: Command, incoming: Incoming):
     to, colon, said = command.argument.partition(":")
     if not colon or not to.strip() or "\n" in to or len(to) > 64:
         raise UsageError("write press TO: TEXT, e.g. 'press all: who wants the coast?' (TO is a player or all)")
+    if desk.game.finished(desk.state):
+        raise UsageError("the game is over: press is no longer passed on")
     problem = password_problem(desk, player, command.argument)
     if problem:
         raise UsageError(f"press needs your password: {problem}")
