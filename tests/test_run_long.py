@@ -22,6 +22,8 @@ TURNS = 10
 LONDON = ZoneInfo("Europe/London")
 GRACE = dt.timedelta(hours=6)
 STEP = dt.timedelta(hours=3)
+KINDS = ("help", "status", "orders", "orders", "resend", "resend", "press", "press", "press")   # weighted
+REPORT = r"\[camp\] Turn (\d+) report for \w+"
 
 
 def address(pid: str) -> str:
@@ -68,7 +70,7 @@ class Bots:
             turn = int(match[1]) + 1
             late = self.rng.random() < 0.15
             hours = self.rng.uniform(50, 70) if late else self.rng.uniform(1, 38)
-            kind = self.rng.choice(("help", "status", "orders", "orders", "resend", "resend", "press", "press", "press"))
+            kind = self.rng.choice(KINDS)
             asked = hours + 0.5 if kind == "orders" and self.rng.random() < 0.5 else self.rng.uniform(1, 45)
             self.asks.append((now + dt.timedelta(hours=asked), pid, kind, int(match[1])))
             if pid == "dan" or turn > TURNS:
@@ -82,8 +84,9 @@ class Bots:
         due = sorted(p for p in self.plans if p[0] <= now)
         self.plans = [p for p in self.plans if p[0] > now]
         for when, pid, order_turn, guess in due:
+            msgid = f"<{pid}-{order_turn}-{when.timestamp():.0f}@example.org>"
             maildir_with(box, message(f"player: {pid}\nturn: {order_turn}\nguess {guess}\n", sender=address(pid),
-                                      date=_date(when), msgid=f"<{pid}-{order_turn}-{when.timestamp():.0f}@example.org>"))
+                                      date=_date(when), msgid=msgid))
             self.sent.append((when, pid, order_turn, guess))
         asks = sorted(a for a in self.asks if a[0] <= now)
         self.asks = [a for a in self.asks if a[0] > now]
@@ -220,7 +223,7 @@ def stored_guess(bots: Bots, command: dict) -> int | None:
     return mine[-1] if mine else None
 
 
-def check_commands(camp, bots: Bots, mailroom) -> None:
+def check_commands(camp, bots: Bots, room) -> None:
     """Every command answered exactly once, to its sender only, with what was asked."""
     kinds = Counter(c["kind"] for c in bots.commands)
     assert set(kinds) == {"help", "status", "orders", "resend", "press"} and len(bots.commands) >= 40, kinds
@@ -228,7 +231,7 @@ def check_commands(camp, bots: Bots, mailroom) -> None:
     assert {expected_subject(bots, c) == "[camp] Report not sent" for c in bots.commands if c["kind"] == "resend"} \
         == {True, False}
     answers: dict[str, list] = {}
-    for to, msg in mailroom.received:
+    for to, msg in room.received:
         if msg["In-Reply-To"]:
             answers.setdefault(str(msg["In-Reply-To"]), []).append((to, msg))
     for command in bots.commands:
@@ -243,13 +246,13 @@ def check_commands(camp, bots: Bots, mailroom) -> None:
     assert log.count("command ") == len(bots.commands)
 
 
-def check_press(camp, bots: Bots, mailroom) -> None:
+def check_press(camp, bots: Bots, room) -> None:
     """Each press reaches exactly its recipients' (and its sender's) report of the turn it was sent
     in; the public report shows only press to all; the GM's report shows every one."""
     press = [c for c in bots.commands if c["kind"] == "press" and c["turn"] <= TURNS]
     assert {c["to"] == "all" for c in press} == {True, False}
-    mails = {(to[0].split("@")[0], int(m[1])): msg for to, msg in mailroom.received
-             if not msg["In-Reply-To"] and (m := re.fullmatch(r"\[camp\] Turn (\d+) report for \w+", str(msg["Subject"])))}
+    mails = {(to[0].split("@")[0], int(m[1])): msg for to, msg in room.received
+             if not msg["In-Reply-To"] and (m := re.fullmatch(REPORT, str(msg["Subject"])))}
     for turn in range(1, TURNS + 1):
         sent = [c for c in press if c["turn"] == turn]
         for viewer in [*PLAYERS, "public", "gm"]:
@@ -260,5 +263,5 @@ def check_press(camp, bots: Bots, mailroom) -> None:
                 text = (camp.turn_dir(turn) / "reports" / f"{viewer}.txt").read_text()
                 wanted = {c["mark"] for c in sent if viewer == "gm" or c["to"] == "all"}
             assert set(re.findall(r"note-\d+", text)) == wanted, (turn, viewer)
-        for c in sent:
-            assert f"{c['mark']} from {PLAYERS[c['player']]}" in (camp.turn_dir(turn) / "reports" / "gm.txt").read_text()
+        gm_report = (camp.turn_dir(turn) / "reports" / "gm.txt").read_text()
+        assert all(f"{c['mark']} from {PLAYERS[c['player']]}" in gm_report for c in sent)

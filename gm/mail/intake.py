@@ -107,7 +107,8 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head, *, size: int) -> Ou
                 else "ignored: no sender address in the From: header (no reply sent)")
         return Outcome(digest, head.sender, None, "ignored", line, date=date)
     if size > cap or len(raw) > cap:
-        return _unreadable(desk, digest, head, player, oversize.why(size, cap), kept="; only its headers are kept in inbox/")
+        kept = "; only its headers are kept in inbox/" if size > len(raw) else ""
+        return _unreadable(desk, digest, head, player, oversize.why(max(size, len(raw)), cap), kept=kept)
     try:
         incoming = read_incoming(raw)
     except BadMessage as exc:
