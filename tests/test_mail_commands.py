@@ -161,3 +161,16 @@ def test_press_partials_escape_what_players_wrote(tmp_path):
     markdown = environment().get_template("_press.md.j2").render(press=press)
     assert "\\*bold\\*" in markdown
     assert environment().get_template("_press.txt.j2").render(press=[]) == ""
+
+
+def test_press_after_the_game_is_over_is_refused(tmp_path):
+    from gm.engine import new_campaign, resolve
+    camp = new_campaign(tmp_path / "short", "guess", [f"ann:Ann:{ANN}", f"bob:Bob:{BOB}"],
+                        options={"turns": 1}, master=bytes(range(32)))
+    resolve(camp, force=True)
+    out, text = ask(camp, tmp_path, "press all: good game\n")
+    assert out.status == "refused" and out.reply["Subject"] == "[short] Press not sent"
+    assert text.startswith("The game is over: press is no longer passed on.")
+    assert read_press(camp, 2) == []
+    out, text = ask(camp, tmp_path, "status\n", name="box2")
+    assert "No orders are due: the game is over." in text
