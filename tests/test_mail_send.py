@@ -188,7 +188,7 @@ def test_reminders_go_once_per_deadline_to_missing_players(king, smtp_server):
     assert result.exit_code == 0, result.output
     assert [rcpts for rcpts, _ in handler.messages] == [[ADDRESSES[due]]]
     text = contents(handler.messages[0][1])
-    assert "turn 2" in text and "2099-12-01T18:00+01:00" in text and "the GM decides" in text
+    assert "turn 2" in text and "Deadline: Tue 2099-12-01 17:00 UTC (" in text and "the GM decides" in text
     again = CliRunner().invoke(main, ["mail", "remind", str(camp.path), "--send"])
     assert "already reminded" in again.output and len(handler.messages) == 1
     camp = update_config(camp, deadline="2099-12-02T18:00:00+01:00")
