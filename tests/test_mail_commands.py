@@ -47,18 +47,20 @@ def test_help_status_and_orders_are_answered_and_logged(tmp_path):
     camp = guess_campaign(tmp_path, deadline="2026-12-01T18:00Z", grace="2h")
     out, text = ask(camp, tmp_path, "help\n")
     assert out.status == "answered" and out.command == "help"
-    assert "resend [TURN]" in text and "press TO: TEXT" in text and "ann (Ann), bob (Bob)" in text
+    assert "resend [TURN]" in text and "press TO: TEXT" in text and "Ann (ann), Bob (bob)" in text
+    assert "'player: ann'" in text
     assert BOB not in text and ANN not in text
     [out] = run(camp, tmp_path, message("player: ann\nguess 4\n", date="Mon, 30 Nov 2026 11:00:00 +0000"),
                 name="box2")
     assert out.status == "stored"
     out, text = ask(camp, tmp_path, "", subject="status", sender=BOB, name="box3")
-    assert "Orders due from: ann, bob." in text and "In: ann. Missing: bob." in text and "Yours: missing" in text
-    assert "Deadline: 2026-12-01T18:00+00:00, then 2h of grace" in text
+    assert "Your orders: missing." in text and "Orders in: Ann.\nOrders missing: Bob.\n" in text
+    assert "Deadline: Tue 2026-12-01 18:00 UTC, then 2h of grace" in text
     out, text = ask(camp, tmp_path, "orders\n", name="box4")
     assert "guess 4" in text and "Receipt:" in text
     out, text = ask(camp, tmp_path, "orders\n", sender=BOB, name="box5")
-    assert "No orders are stored for you for turn 1" in text and "guess 4" not in text
+    assert "No orders are stored for you for turn 1. They are due by Tue 2026-12-01 18:00 UTC." in text
+    assert "guess 4" not in text
     commands = [e["command"] for e in read_entries(camp.path / "inbox" / LEDGER)]
     assert commands == ["help", None, "status", "orders", "orders"]
     assert (camp.path / "mail.log").read_text().count("command ") == 4
@@ -72,21 +74,24 @@ def test_resend_sends_the_players_own_report_or_one_clear_line(tmp_path):
     [form] = [p for p in out.reply.iter_attachments()]
     assert form.get_filename() == "orders-turn-001-ann.txt" and form.get_content().startswith("player: ann\nturn: 1\n")
     out, text = ask(camp, tmp_path, "resend 7\n", name="box2")
-    assert out.status == "refused" and text.startswith("turn 7 does not exist yet (turns 0 to 0 are resolved)")
+    assert out.status == "refused" and text.startswith("There is no report of turn 7 yet; the latest is turn 0")
+    assert "Report not sent" in out.reply["Subject"] and "Mail commands" not in text
     out, text = ask(camp, tmp_path, "resend three\n", name="box3")
-    assert text.startswith("resend takes a turn number, e.g. 'resend 3', not 'three'")
+    assert text.startswith("Resend takes a turn number, e.g. 'resend 3', not 'three'")
     (camp.turn_dir(0) / "reports" / "bob.txt").unlink()
     out, text = ask(camp, tmp_path, "resend 0\n", sender=BOB, name="box4")
-    assert text.startswith("there is no report of turn 0 for you; ask the GM") and str(camp.path) not in text
+    assert text.startswith("There is no report of turn 0 for you; ask the GM") and str(camp.path) not in text
 
 
 def test_an_unknown_command_gets_the_help_text(tmp_path):
     camp = guess_campaign(tmp_path)
     out, text = ask(camp, tmp_path, "hlep\n")
     assert out.status == "refused" and out.command == "unknown"
-    assert text.startswith("'hlep' is not a command, and nothing was stored. Read as orders, it gives:\n"
-                           "  message:1:1: expected 'guess N', not 'hlep'")
+    assert text.startswith("'hlep' is not a command: did you mean 'help'? Nothing was stored.\n")
     assert "Mail commands" in text and camp.stored_orders(1) == {}
+    out, text = ask(camp, tmp_path, "xyzzy\n", name="box3")
+    assert text.startswith("'xyzzy' is not a command, and nothing was stored. Read as orders, it gives:\n"
+                           "  message:1:1: expected 'guess N', not 'xyzzy'")
     out, text = ask(camp, tmp_path, "guess 9\n", name="box2")  # two words: mistaken orders, not a command
     assert out.command is None and "a guess is 1 to 6" in text and "Mail commands" not in text
 
@@ -94,7 +99,8 @@ def test_an_unknown_command_gets_the_help_text(tmp_path):
 def test_press_to_one_player_and_to_all(tmp_path):
     camp = guess_campaign(tmp_path)
     out, text = ask(camp, tmp_path, "press Bob: shall we share the coast?\n")
-    assert out.status == "answered" and "Your press to bob is recorded" in text
+    assert out.status == "answered" and "Your press to Bob is recorded. It appears in the report of turn 1" in text
+    assert out.reply["Subject"] == "[camp] Press to Bob recorded"
     ask(camp, tmp_path, "press all: I guess six.\n", sender=BOB, name="box2")
     assert [p["text"] for p in press_for(camp, 1, "bob")] == ["shall we share the coast?", "I guess six."]
     assert [(p["from"], p["to"]) for p in press_for(camp, 1, "ann")] == [("ann", "bob"), ("bob", "all")]
@@ -121,15 +127,15 @@ def test_bad_press_gets_one_clear_line_and_changes_nothing(tmp_path):
     camp = guess_campaign(tmp_path)
     out, text = ask(camp, tmp_path, "press bbo: hi\n")
     assert out.status == "refused"
-    assert text.splitlines()[0] == ('no player \'bbo\' in this campaign (did you mean "bob"?); '
-                                    "write press TO: TEXT with TO one of bob, all")
+    assert text.splitlines()[0] == ('No player \'bbo\' in this campaign (did you mean "bob"?); '
+                                    "write press TO: TEXT with TO one of Bob or all.")
     out, text = ask(camp, tmp_path, "press ann: note to self\n", name="box2")
-    assert text.splitlines()[0] == "press goes to another player or to all, not to yourself"
+    assert text.splitlines()[0] == "Press goes to another player or to all, not to yourself."
     out, text = ask(camp, tmp_path, "press everybody listen\n", name="box3")
-    assert text.startswith("write press TO: TEXT")
+    assert text.startswith("Write press TO: TEXT")
     camp = update_config(camp, press="off")
     out, text = ask(camp, tmp_path, "press bob: hi\n", name="box4")
-    assert text.startswith("press is off in this campaign")
+    assert text.startswith("Press is off in this campaign")
     assert read_press(camp, 1) == []
 
 
@@ -155,3 +161,16 @@ def test_press_partials_escape_what_players_wrote(tmp_path):
     markdown = environment().get_template("_press.md.j2").render(press=press)
     assert "\\*bold\\*" in markdown
     assert environment().get_template("_press.txt.j2").render(press=[]) == ""
+
+
+def test_press_after_the_game_is_over_is_refused(tmp_path):
+    from gm.engine import new_campaign, resolve
+    camp = new_campaign(tmp_path / "short", "guess", [f"ann:Ann:{ANN}", f"bob:Bob:{BOB}"],
+                        options={"turns": 1}, master=bytes(range(32)))
+    resolve(camp, force=True)
+    out, text = ask(camp, tmp_path, "press all: good game\n")
+    assert out.status == "refused" and out.reply["Subject"] == "[short] Press not sent"
+    assert text.startswith("The game is over: press is no longer passed on.")
+    assert read_press(camp, 2) == []
+    out, text = ask(camp, tmp_path, "status\n", name="box2")
+    assert "No orders are due: the game is over." in text

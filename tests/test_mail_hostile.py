@@ -111,3 +111,71 @@ def test_headers_the_standard_parser_is_slow_on_are_refused_before_it_sees_them(
     assert by_sender[ANN].status == "refused" and "Content-Type: header is too long" in by_sender[ANN].line
     assert by_sender[BOB].status == "refused" and "201 MIME parts (at most 64)" in by_sender[BOB].line
     assert camp.stored_orders(1) == {}
+
+
+def test_an_oversize_message_keeps_only_its_headers_size_and_why(tmp_path):
+    """Issue 17 item 12: a 3 MB message is refused and its body never kept; a second fetch knows it."""
+    camp = guess_campaign(tmp_path, mail={"max_bytes": 100_000})
+    big = message("player: ann\nturn: 1\nguess 2\n" + "x" * 3_000_000 + "\n", subject="orders with a film")
+    stranger = message("hello\n" + "y" * 200_000, sender="mallory@evil.test")
+    outs = run(camp, tmp_path, big, stranger).outcomes
+    mine = next(o for o in outs if o.player == "ann")
+    assert mine.status == "refused" and "too large (3," in mine.line and "only its headers are kept" in mine.line
+    assert "too large" in mine.reply.get_content() and camp.stored_orders(1) == {}
+    inbox = camp.path / "inbox"
+    kept = sorted(inbox.glob("*.eml"))
+    assert len(kept) == 2 and all(p.stat().st_size < 2_000 for p in kept)
+    assert any(b"Subject: orders with a film" in p.read_bytes() for p in kept)
+    notes = sorted(inbox.glob("*.too-large.json"))
+    assert len(notes) == 2
+    import json
+    sizes = sorted(json.loads(p.read_text())["size"] for p in notes)
+    assert sizes[1] > 3_000_000 and all("too large" in json.loads(p.read_text())["why"] for p in notes)
+    assert sum(p.stat().st_size for p in inbox.rglob("*") if p.is_file()) < 20_000
+    assert run(camp, tmp_path, big, stranger, name="box2").outcomes == []   # the same messages again
+
+
+def test_a_forged_size_header_cannot_pass_for_a_cut_message(tmp_path):
+    camp = guess_campaign(tmp_path, mail={"max_bytes": 100_000})
+    forged = message("player: ann\nturn: 1\nguess 2\n")
+    forged["X-Too-Large"] = "9999999"
+    [out] = run(camp, tmp_path, forged).outcomes
+    assert out.status == "stored"
+
+
+def _link_log(camp, name, tmp_path):
+    outside = tmp_path / f"outside-{name.replace('/', '-')}"
+    outside.write_text("")
+    target = camp.path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    target.symlink_to(outside)
+    return outside
+
+
+def test_a_linked_mail_log_is_refused_with_one_line_and_nothing_changes(tmp_path):
+    import pytest
+
+    from gm.errors import GMError
+    from test_run_support import gm, snapshot
+    for name in ("mail.log", "inbox/processed-log.yaml", "outbox/sent-log.yaml"):
+        camp = guess_campaign(tmp_path / name.replace("/", "-"))
+        outside = _link_log(camp, name, tmp_path)
+        before = snapshot(camp.path)
+        with pytest.raises(GMError, match="symbolic link"):
+            run(camp, tmp_path, message("player: ann\nturn: 1\nguess 2\n"), name=f"box-{name.replace('/', '-')}")
+        assert outside.read_text() == "" and snapshot(camp.path) == before
+        result = gm("mail", "fetch", camp.path, "--maildir", tmp_path / f"box-{name.replace('/', '-')}", code=2)
+        assert result.output.count("\n") == 1 and "symbolic link" in result.output and "Traceback" not in result.output
+        assert outside.read_text() == "" and snapshot(camp.path) == before
+
+
+def test_gm_run_refuses_a_linked_run_log_with_one_line(tmp_path):
+    from test_run_support import gm
+    camp = guess_campaign(tmp_path)
+    for name in ("run.log", "mail.log"):
+        outside = _link_log(camp, name, tmp_path)
+        result = gm("run", camp.path, code=2, env={"GM_NOW": "2026-11-30T10:00Z"})
+        assert "symbolic link" in result.output and "Traceback" not in result.output
+        assert outside.read_text() == ""
+        (camp.path / name).unlink()

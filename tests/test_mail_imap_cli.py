@@ -161,5 +161,5 @@ def test_cli_fetch_answers_commands_and_says_so(tmp_path):
     result = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box)])
     assert result.exit_code == 0, result.output
     assert "ann@example.org: command status (ann)" in result.output
-    assert "bob@example.org: command press (bob): press to all players recorded" in result.output
+    assert "bob@example.org: command press (bob): Press to all players recorded" in result.output
     assert "2 replies written to" in result.output and len(replies(camp)) == 2

@@ -188,7 +188,7 @@ def test_reminders_go_once_per_deadline_to_missing_players(king, smtp_server):
     assert result.exit_code == 0, result.output
     assert [rcpts for rcpts, _ in handler.messages] == [[ADDRESSES[due]]]
     text = contents(handler.messages[0][1])
-    assert "turn 2" in text and "2099-12-01T18:00+01:00" in text and "the GM decides" in text
+    assert "turn 2" in text and "Deadline: Tue 2099-12-01 17:00 UTC (" in text and "the GM decides" in text
     again = CliRunner().invoke(main, ["mail", "remind", str(camp.path), "--send"])
     assert "already reminded" in again.output and len(handler.messages) == 1
     camp = update_config(camp, deadline="2099-12-02T18:00:00+01:00")
@@ -324,3 +324,15 @@ def test_a_server_failing_mid_send_leaves_the_rest_for_the_next_run(tmp_path, sm
         ["  guess 1", "  guess 2", "  guess 3", "  guess 4"]
     third = CliRunner().invoke(main, ["mail", "fetch", str(camp.path), "--maildir", str(box), "--send"])
     assert third.exit_code == 0 and len(handler.messages) == 4
+
+
+def test_a_linked_mail_log_stops_a_send_before_any_message_goes(king, smtp_server, tmp_path):
+    handler = Recorder()
+    camp = with_smtp(king, smtp_server(handler))
+    outside = tmp_path / "elsewhere.log"
+    outside.write_text("")
+    (camp.path / "mail.log").unlink(missing_ok=True)
+    (camp.path / "mail.log").symlink_to(outside)
+    result = CliRunner().invoke(main, ["mail", "send", str(camp.path), "--send"])
+    assert result.exit_code == 2 and "mail.log: is a symbolic link" in result.output
+    assert "Traceback" not in result.output and handler.messages == [] and outside.read_text() == ""

@@ -1,5 +1,6 @@
 """A campaign run only by `gm run --send` as the clock moves: four players over ten turns, orders
-arriving by mail (a Maildir the campaign fetches) at random times, some late, one player never.
+and mail commands (help, status, orders, resend [TURN], press to one player or to all) arriving by
+mail (a Maildir the campaign fetches) at random times, some late; one player never sends orders.
 The schedule crosses the end of British Summer Time (2026-10-25)."""
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ TURNS = 10
 LONDON = ZoneInfo("Europe/London")
 GRACE = dt.timedelta(hours=6)
 STEP = dt.timedelta(hours=3)
+KINDS = ("help", "status", "orders", "orders", "resend", "resend", "press", "press", "press")   # weighted
+REPORT = r"\[camp\] Turn (\d+) report for \w+"
 
 
 def address(pid: str) -> str:
@@ -46,38 +49,70 @@ mail:
 
 class Bots:
     """Each bot reads its mail; on a new report it plans its orders for the next turn at a random
-    moment — usually in time, sometimes after deadline and grace, once in a while twice."""
+    moment (usually in time, sometimes after deadline and grace, once in a while twice) and, often,
+    a mail command at another random moment."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.seen: set[tuple[str, int]] = set()
         self.plans: list[tuple[dt.datetime, str, int, int]] = []   # when, player, turn, guess
         self.sent: list[tuple[dt.datetime, str, int, int]] = []
+        self.asks: list[tuple[dt.datetime, str, str, int]] = []     # when, player, kind, number
+        self.commands: list[dict] = []                              # every command mailed
 
     def read_mail(self, room, now: dt.datetime) -> None:
         for to, msg in list(room.received):
             match = re.fullmatch(r"\[camp\] Turn (\d+) report for \w+", str(msg["Subject"]))
             pid = to[0].split("@")[0]
-            if not match or (pid, int(match[1])) in self.seen:
+            if not match or msg["In-Reply-To"] or (pid, int(match[1])) in self.seen:
                 continue
             self.seen.add((pid, int(match[1])))
             turn = int(match[1]) + 1
-            if pid == "dan" or turn > TURNS:
-                continue
             late = self.rng.random() < 0.15
             hours = self.rng.uniform(50, 70) if late else self.rng.uniform(1, 38)
+            kind = self.rng.choice(KINDS)
+            asked = hours + 0.5 if kind == "orders" and self.rng.random() < 0.5 else self.rng.uniform(1, 45)
+            self.asks.append((now + dt.timedelta(hours=asked), pid, kind, int(match[1])))
+            if pid == "dan" or turn > TURNS:
+                continue
             self.plans.append((now + dt.timedelta(hours=hours), pid, turn, self.rng.randint(1, 6)))
             if self.rng.random() < 0.2:  # a change of mind a little later
                 self.plans.append((now + dt.timedelta(hours=hours + 2), pid, turn, self.rng.randint(1, 6)))
 
-    def post(self, box, now: dt.datetime) -> None:
+    def post(self, box, now: dt.datetime, turn: int) -> None:
+        """Mail what is due; ``turn``: the turn being played (the fetch comes before any resolve)."""
         due = sorted(p for p in self.plans if p[0] <= now)
         self.plans = [p for p in self.plans if p[0] > now]
-        for when, pid, turn, guess in due:
-            date = when.strftime("%a, %d %b %Y %H:%M:%S +0000")
-            maildir_with(box, message(f"player: {pid}\nturn: {turn}\nguess {guess}\n", sender=address(pid),
-                                      date=date, msgid=f"<{pid}-{turn}-{when.timestamp():.0f}@example.org>"))
-            self.sent.append((when, pid, turn, guess))
+        for when, pid, order_turn, guess in due:
+            msgid = f"<{pid}-{order_turn}-{when.timestamp():.0f}@example.org>"
+            maildir_with(box, message(f"player: {pid}\nturn: {order_turn}\nguess {guess}\n", sender=address(pid),
+                                      date=_date(when), msgid=msgid))
+            self.sent.append((when, pid, order_turn, guess))
+        asks = sorted(a for a in self.asks if a[0] <= now)
+        self.asks = [a for a in self.asks if a[0] > now]
+        for when, pid, kind, seen_turn in asks:
+            self._command(box, when, pid, kind, seen_turn, turn)
+
+    def _command(self, box, when, pid, kind, seen_turn, turn) -> None:
+        n = len(self.commands)
+        entry = {"when": when, "player": pid, "kind": kind, "turn": turn, "msgid": f"<cmd-{n}@example.org>"}
+        if kind == "resend":
+            entry["asked"] = self.rng.choice((None, self.rng.randint(0, seen_turn), seen_turn + 5))
+            kind = "resend" if entry["asked"] is None else f"resend {entry['asked']}"
+        if kind == "press":
+            others = [p for p in PLAYERS if p != pid]
+            entry["to"] = self.rng.choice(others + ["all", "all"])
+            entry["mark"] = f"note-{n}"
+            written = PLAYERS.get(entry["to"], "all") if self.rng.random() < 0.5 else entry["to"]
+            kind = f"press {written}: {entry['mark']} from {PLAYERS[pid]}"
+        in_subject = self.rng.random() < 0.5
+        maildir_with(box, message("" if in_subject else f"{kind}\n", subject=kind if in_subject else "gm",
+                                  sender=address(pid), date=_date(when), msgid=entry["msgid"]))
+        self.commands.append(entry)
+
+
+def _date(when: dt.datetime) -> str:
+    return when.strftime("%a, %d %b %Y %H:%M:%S +0000")
 
 
 def drive(camp, box, room, bots: Bots):
@@ -87,7 +122,7 @@ def drive(camp, box, room, bots: Bots):
     deadlines: list[tuple[int, dt.datetime, dt.datetime]] = []
     resolved_at: dict[int, dt.datetime] = {}
     for _step in range(400):
-        bots.post(box, now)
+        bots.post(box, now, camp.current_turn)
         before = camp.resolved_turns()[-1]
         gm("run", camp.path, "--send", env={"GM_NOW": now.isoformat()})
         camp = Campaign(camp.path)
@@ -96,7 +131,7 @@ def drive(camp, box, room, bots: Bots):
         if camp.config.get("deadline") and (not deadlines or deadlines[-1][0] != camp.current_turn):
             deadlines.append((camp.current_turn, dt.datetime.fromisoformat(camp.config["deadline"]), now))
         bots.read_mail(room, now)
-        if camp.resolved_turns()[-1] == TURNS and not bots.plans:
+        if camp.resolved_turns()[-1] == TURNS and not bots.plans and not bots.asks:
             break
         now += STEP
     return camp, deadlines, resolved_at, now
@@ -112,13 +147,13 @@ def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fix
     # every player got every report exactly once, and only their own
     for pid, name in PLAYERS.items():
         reports = Counter(str(m["Subject"]) for to, m in mailroom.received
-                          if to == [address(pid)] and " report for " in str(m["Subject"]))
+                          if to == [address(pid)] and " report for " in str(m["Subject"]) and not m["In-Reply-To"])
         assert reports == {f"[camp] Turn {t} report for {name}": 1 for t in range(TURNS + 1)}, (pid, reports)
     assert all(len(to) == 1 for to, _ in mailroom.received)
     due_by = {t: show_moment(d, LONDON) for t, d, _ in deadlines}
     for _to, msg in mailroom.received:
         match = re.fullmatch(r"\[camp\] Turn (\d+) report for \w+", str(msg["Subject"]))
-        if match:
+        if match and not msg["In-Reply-To"]:  # (a report sent again answers a resend)
             text = msg.get_body(("plain",)).get_content()
             turn = int(match[1])
             top = f"Orders for turn {turn + 1} are due by {due_by[turn + 1]}." if turn < TURNS else "Guess"
@@ -156,6 +191,77 @@ def test_ten_turns_driven_only_by_gm_run(tmp_path, mailroom):  # noqa: F811 (fix
                         if to == [address("dan")] and "Reminder" in str(m["Subject"]))
     assert len(reminders) == TURNS and set(reminders.values()) == {1}
 
+    check_commands(camp, bots, mailroom)
+    check_press(camp, bots, mailroom)
     gm("replay", camp.path)
     gm("dice", "verify", camp.path)
     assert gm("run", camp.path, "--send", env={"GM_NOW": now.isoformat()}).output == ""
+
+
+def expected_subject(bots: Bots, command: dict) -> str:
+    """What the answer to one mail command is called, worked out from what the bots sent."""
+    pid, turn, kind = command["player"], command["turn"], command["kind"]
+    if kind == "help":
+        return "[camp] Help"
+    if kind == "status":
+        return f"[camp] Status of turn {turn}"
+    if kind == "orders":
+        return f"[camp] {'Your orders' if stored_guess(bots, command) else 'No orders stored'} for turn {turn}"
+    if kind == "resend":
+        asked = turn - 1 if command["asked"] is None else command["asked"]
+        return f"[camp] Turn {asked} report for {PLAYERS[pid]}" if asked < turn else "[camp] Report not sent"
+    if turn > TURNS:
+        return "[camp] Press not sent"
+    return f"[camp] Press to {PLAYERS.get(command['to'], 'all players')} recorded"
+
+
+def stored_guess(bots: Bots, command: dict) -> int | None:
+    """The guess stored for the command's sender when it was read: their last orders for that turn
+    dated before it (orders and commands of one fetch are read in Date order)."""
+    mine = [g for when, p, t, g in bots.sent
+            if p == command["player"] and t == command["turn"] and when <= command["when"]]
+    return mine[-1] if mine else None
+
+
+def check_commands(camp, bots: Bots, room) -> None:
+    """Every command answered exactly once, to its sender only, with what was asked."""
+    kinds = Counter(c["kind"] for c in bots.commands)
+    assert set(kinds) == {"help", "status", "orders", "resend", "press"} and len(bots.commands) >= 40, kinds
+    assert any(c["kind"] == "orders" and stored_guess(bots, c) for c in bots.commands)
+    assert {expected_subject(bots, c) == "[camp] Report not sent" for c in bots.commands if c["kind"] == "resend"} \
+        == {True, False}
+    answers: dict[str, list] = {}
+    for to, msg in room.received:
+        if msg["In-Reply-To"]:
+            answers.setdefault(str(msg["In-Reply-To"]), []).append((to, msg))
+    for command in bots.commands:
+        got = answers.get(command["msgid"], [])
+        assert len(got) == 1, (command, [str(m["Subject"]) for _, m in got])
+        [(to, msg)] = got
+        assert to == [address(command["player"])], command
+        assert str(msg["Subject"]) == expected_subject(bots, command), (command, str(msg["Subject"]))
+        if command["kind"] == "orders" and stored_guess(bots, command):
+            assert f"guess {stored_guess(bots, command)}" in msg.get_body(("plain",)).get_content()
+    log = (camp.path / "mail.log").read_text()
+    assert log.count("command ") == len(bots.commands)
+
+
+def check_press(camp, bots: Bots, room) -> None:
+    """Each press reaches exactly its recipients' (and its sender's) report of the turn it was sent
+    in; the public report shows only press to all; the GM's report shows every one."""
+    press = [c for c in bots.commands if c["kind"] == "press" and c["turn"] <= TURNS]
+    assert {c["to"] == "all" for c in press} == {True, False}
+    mails = {(to[0].split("@")[0], int(m[1])): msg for to, msg in room.received
+             if not msg["In-Reply-To"] and (m := re.fullmatch(REPORT, str(msg["Subject"])))}
+    for turn in range(1, TURNS + 1):
+        sent = [c for c in press if c["turn"] == turn]
+        for viewer in [*PLAYERS, "public", "gm"]:
+            if viewer in PLAYERS:
+                text = mails[(viewer, turn)].get_body(("plain",)).get_content()
+                wanted = {c["mark"] for c in sent if viewer in (c["to"], c["player"]) or c["to"] == "all"}
+            else:
+                text = (camp.turn_dir(turn) / "reports" / f"{viewer}.txt").read_text()
+                wanted = {c["mark"] for c in sent if viewer == "gm" or c["to"] == "all"}
+            assert set(re.findall(r"note-\d+", text)) == wanted, (turn, viewer)
+        gm_report = (camp.turn_dir(turn) / "reports" / "gm.txt").read_text()
+        assert all(f"{c['mark']} from {PLAYERS[c['player']]}" in gm_report for c in sent)
