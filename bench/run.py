@@ -129,6 +129,7 @@ def main() -> int:
         bench_startup()
         section(bench_network, tmp)
         bench_script(ROOT / "bench" / "bench_waits.py", "Waits of issue 16: fresh processes against their peers")
+        bench_script(ROOT / "bench" / "bench_replay.py", "gm replay and gm dice verify against the number of turns")
         bench_script(ROOT / "bench" / "bench_railway_rivals.py", "Railway Rivals")
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
