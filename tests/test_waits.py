@@ -105,3 +105,20 @@ def test_the_thurn_und_taxis_picture_drawn_by_boxes_is_the_picture_drawn_whole(t
                 assert ImageChops.difference(boxed, _whole(gmap, view, viewer, campaign.players)).getbbox() is None
             compared += 1
     assert compared == 2
+
+
+@pytest.mark.parametrize("expr", ['selectattr("kind", "equalto", "a")', 'selectattr("kind", "in", ["a", "c"])',
+                                  'selectattr("n")', 'selectattr("kind", "eq", "b")', 'selectattr("items")'])
+def test_the_fast_selectattr_answers_as_jinja2s_own(expr):
+    import jinja2
+
+    from gm.report import environment
+    events = [{"kind": "a", "n": 1}, {"kind": "b", "n": 0}, {"kind": "c", "n": 2}, {"kind": "a", "n": 3}]
+    source = "{{ events | " + expr + " | list }}"
+    ours = environment().from_string(source).render(events=events)
+    theirs = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(source).render(events=events)
+    assert environment().filters["selectattr"] is not jinja2.Environment().filters["selectattr"]
+    assert ours == theirs
+    if '"kind"' in expr:  # an event without the key: jinja2's own error, as before
+        with pytest.raises(jinja2.UndefinedError):
+            environment().from_string(source).render(events=[*events, {"n": 4}])
