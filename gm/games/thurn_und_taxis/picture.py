@@ -117,6 +117,7 @@ def _key(gmap: GameMap, view: dict[str, Any], players: list[dict] | None) -> str
 _PNGS: dict[tuple, bytes] = {}  # the files of the last few pictures drawn
 _BASES: dict[str, tuple[Any, Any, Any]] = {}  # key -> (roads, top, both reduced): the last few positions
 _KEEP = 4
+_BAND, _OVERLAP = 512, 32  # full-size rows composed at once, and drawn beyond each side (even)
 
 
 def draw_png(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None):
@@ -126,23 +127,42 @@ def draw_png(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: l
     roads, top, small = _base(gmap, view, players)
     image = small.copy()
     for box in _boxes(gmap, view, viewer, players):
-        region = roads.crop(box)
-        _routes(region, gmap, view, viewer, players, origin=box[:2])
-        region.alpha_composite(top.crop(box))
-        _hand(region, gmap, view, viewer, players, origin=box[:2])
-        image.paste(region.convert("RGB").reduce(S), (box[0] // S, box[1] // S))
+        _compose(image, roads, top, box, lambda region, origin: _routes(region, gmap, view, viewer, players,
+                                                                      origin=origin),
+                 lambda region, origin: _hand(region, gmap, view, viewer, players, origin=origin))
     return image
+
+
+def _compose(image, roads, top, box: tuple[int, int, int, int], below=None, above=None) -> None:
+    """Paint ``box`` of the full-size picture (roads, ``below``, top, ``above``) reduced into ``image``,
+    a band of rows at a time: a few megabytes at once, not the whole picture's sixty. Each band is
+    drawn with _OVERLAP rows more each side and only its own rows kept: Pillow fills a shape cut
+    by the edge of what it draws on a little differently near that edge."""
+    left, upper, right, lower = box
+    for y in range(upper, lower, _BAND):
+        end = min(y + _BAND, lower)
+        band = (left, max(0, y - _OVERLAP), right, min(HEIGHT, end + _OVERLAP))
+        region = roads.crop(band)
+        if below:
+            below(region, band[:2])
+        region.alpha_composite(top.crop(band))
+        if above:
+            above(region, band[:2])
+        reduced = region.convert("RGB").reduce(S)
+        skip = (y - band[1]) // S
+        image.paste(reduced.crop((0, skip, reduced.width, skip + (end - y) // S)), (left // S, y // S))
 
 
 def _base(gmap: GameMap, view: dict[str, Any], players: list[dict] | None):
     key = _key(gmap, view, players)
     if key not in _BASES:
+        from PIL import Image
         while len(_BASES) >= _KEEP:
             del _BASES[next(iter(_BASES))]
         roads, top = _roads(gmap), _top(gmap, view, players)
-        both = roads.copy()
-        both.alpha_composite(top)
-        _BASES[key] = (roads, top, both.convert("RGB").reduce(S))
+        small = Image.new("RGB", (WIDTH // S, HEIGHT // S))
+        _compose(small, roads, top, (0, 0, WIDTH, HEIGHT))
+        _BASES[key] = (roads, top, small)
     return _BASES[key]
 
 
