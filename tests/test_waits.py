@@ -122,3 +122,16 @@ def test_the_fast_selectattr_answers_as_jinja2s_own(expr):
     if '"kind"' in expr:  # an event without the key: jinja2's own error, as before
         with pytest.raises(jinja2.UndefinedError):
             environment().from_string(source).render(events=[*events, {"n": 4}])
+
+
+def test_a_png_written_without_pillows_other_formats_leaves_them_readable(tmp_path):
+    code = ("import io, sys\nfrom PIL import Image\nfrom gm.pictures import save_png\n"
+            "buffer = io.BytesIO()\nsave_png(Image.new('RGB', (8, 8), 'red'), buffer, compress_level=1)\n"
+            "print(sorted(m.split('.')[1] for m in sys.modules if m.startswith('PIL.') and 'Plugin' in m))\n"
+            "Image.new('RGB', (8, 8), 'blue').save(sys.argv[1], format='JPEG')\n"
+            "print(Image.open(sys.argv[1]).format, Image.open(io.BytesIO(buffer.getvalue())).format)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.jpg")], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    plugins, formats = done.stdout.splitlines()
+    assert plugins == "['PngImagePlugin']" and formats == "JPEG PNG"

@@ -58,8 +58,9 @@ def _png_bytes(image) -> bytes:
     from PIL import Image
     buffer = io.BytesIO()
     # flat colours: a 256-colour palette loses nothing visible and the file is half the size
-    image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        buffer, format="PNG", compress_level=1)
+    from ...pictures import save_png
+    save_png(image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE), buffer,
+             compress_level=1)
     return buffer.getvalue()
 
 
