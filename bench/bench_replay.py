@@ -58,7 +58,7 @@ def bench_game(tmp: Path, game: str, players: list[str], n: int, runs: int) -> N
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     tmp = Path(tempfile.mkdtemp(prefix="gm-replay-"))
     ENV["GM_CACHE_DIR"] = str(tmp / "cache")
     ENV.setdefault("MPLBACKEND", "Agg")
