@@ -1,7 +1,8 @@
 """The map picture as PNG without matplotlib (Pillow imports in a tenth of the time), in two layers:
 a public base drawn once per position and shared by every viewer (roads; cities, names, houses,
-the public side panel, title and legend), and one cheap overlay per viewer (the routes, the
-viewer's own drawn thick, and their hand). render.py draws the same picture with matplotlib for
+the public side panel, title and legend), composed and reduced once, and one cheap overlay per
+viewer (the routes, the viewer's own drawn thick, and their hand), composed only in the boxes it
+touches (draw_png). render.py draws the same picture with matplotlib for
 SVG and `gm map render`. Drawing only; the view says what to draw."""
 from __future__ import annotations
 
