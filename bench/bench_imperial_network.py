@@ -11,14 +11,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gm.games.imperial_network import GAME  # noqa: E402
-from gm.games.imperial_network.simulate import describe, run  # noqa: E402
+from gm.simulate import describe, run  # noqa: E402
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     start = time.perf_counter()
-    figures = run(GAME, games, 4, seed=0)
+    figures = run("imperial-network", games, 4, seed=0)
     elapsed = time.perf_counter() - start
     turns = figures["mean_turns"] * games
     print(f"imperial-network: {games} four-player games in {elapsed:.2f} s: "

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PY = sys.executable
 GM = str(Path(PY).parent / "gm")
+CLICK: dict[str, float] = {}  # `python -c "import click"`, measured first: the peer of start-up figures
 
 
 def wall(cmd: list[str], runs: int = 7) -> float:
@@ -64,6 +65,7 @@ def bench_startup() -> None:
     row("gm --help", f"{help_time * 1000:.0f} ms", f"cpu {help_cpu * 1000:.0f} ms")
     row("gm --help / import click", f"{help_time / click_time:.2f}x wall",
         f"{help_cpu / click_cpu:.2f}x cpu (goal <= 1.5x)")
+    CLICK.update(wall=click_time, cpu=click_cpu)
 
 
 def bench_network(tmp: Path) -> None:
@@ -78,6 +80,9 @@ def bench_network(tmp: Path) -> None:
     check_wall, check_cpu = wall_and_cpu([GM, "check", str(camp), str(order)])
     row("gm check of one order (subprocess)", f"{check_wall * 1000:.0f} ms",
         f"cpu {check_cpu * 1000:.0f} ms (goal < 300 ms)")
+    if CLICK:
+        row("gm check / import click", f"{check_wall / CLICK['wall']:.2f}x wall",
+            f"{check_cpu / CLICK['cpu']:.2f}x cpu")
     campaign = Campaign(camp)
     moves = ["c3", "c6", "d5", "e3", "f4", "b4", "g6", "e6", "d2", "f2", "b6", "g5"]
     times = []
@@ -129,6 +134,7 @@ def main() -> int:
         bench_startup()
         section(bench_network, tmp)
         bench_script(ROOT / "bench" / "bench_waits.py", "Waits of issue 16: fresh processes against their peers")
+        bench_script(ROOT / "bench" / "bench_replay.py", "gm replay and gm dice verify against the number of turns")
         bench_script(ROOT / "bench" / "bench_railway_rivals.py", "Railway Rivals")
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")

@@ -56,9 +56,9 @@ class MapPicture:
             return
         if dpi not in (None, self.gm_dpi):
             raise ValueError(f"a map's PNG is drawn at {self.gm_dpi} dpi, not {dpi}")
-        from gm.pictures import palette
+        from gm.pictures import palette, save_png
         reduced = palette(self.image())  # the full-colour picture is let go before the file is written
-        reduced.save(target, format="PNG", compress_level=1)
+        save_png(reduced, target, compress_level=1)
 
 
 def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | None = None,

@@ -1,7 +1,8 @@
 """The map picture as PNG without matplotlib (Pillow imports in a tenth of the time), in two layers:
 a public base drawn once per position and shared by every viewer (roads; cities, names, houses,
-the public side panel, title and legend), and one cheap overlay per viewer (the routes, the
-viewer's own drawn thick, and their hand). render.py draws the same picture with matplotlib for
+the public side panel, title and legend), composed and reduced once, and one cheap overlay per
+viewer (the routes, the viewer's own drawn thick, and their hand), composed only in the boxes it
+touches (draw_png). render.py draws the same picture with matplotlib for
 SVG and `gm map render`. Drawing only; the view says what to draw."""
 from __future__ import annotations
 
@@ -39,11 +40,35 @@ class MapPicture:
         if format != "png":
             self.figure().savefig(target, format=format, dpi=dpi or 100)
             return
-        from PIL import Image
-        image = draw_png(self.gmap, self.view, self.viewer, self.players)
-        # flat colours: a 256-colour palette loses nothing visible and the file is half the size
-        image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-            target, format="PNG", compress_level=1)
+        key = _png_key(self.gmap, self.view, self.viewer, self.players)
+        if key not in _PNGS:  # the GM's and the public picture are one and the same
+            while len(_PNGS) >= 2 * _KEEP:
+                del _PNGS[next(iter(_PNGS))]
+            _PNGS[key] = _png_bytes(draw_png(self.gmap, self.view, self.viewer, self.players))
+        if hasattr(target, "write"):
+            target.write(_PNGS[key])
+        else:
+            with open(target, "wb") as file:
+                file.write(_PNGS[key])
+
+
+def _png_bytes(image) -> bytes:
+    import io
+
+    from PIL import Image
+    buffer = io.BytesIO()
+    # flat colours: a 256-colour palette loses nothing visible and the file is half the size
+    from ...pictures import save_png
+    save_png(image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE), buffer,
+             compress_level=1)
+    return buffer.getvalue()
+
+
+def _png_key(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None) -> tuple:
+    """All a viewer's picture depends on: the public base, and the viewer's own route and hand."""
+    own = viewer in view["players"]
+    hand = view["hands"].get(viewer) if own else None
+    return _key(gmap, view, players), viewer if own else None, json.dumps(hand, sort_keys=True, default=str)
 
 
 @functools.lru_cache(maxsize=8)
@@ -58,7 +83,8 @@ def _rgba(colour: str, alpha: float = 1.0) -> tuple[int, int, int, int]:
 class _Frame:
     """Map coordinates (lon, lat) to pixels: equal aspect, centred in MAP_BOX, 5% margins."""
 
-    def __init__(self, gmap: GameMap):
+    def __init__(self, gmap: GameMap, origin: tuple[int, int] = (0, 0)):
+        self.ox, self.oy = origin  # the corner of the region drawn on: whole pixels, so exact
         self.xy = {c: _xy(gmap, c) for c in gmap.cities}
         xs, ys = [p[0] for p in self.xy.values()], [p[1] for p in self.xy.values()]
         dx, dy = max(xs) - min(xs), max(ys) - min(ys)
@@ -69,7 +95,7 @@ class _Frame:
         self.top = HEIGHT - bottom - (h - 1.1 * dy * self.k) / 2
 
     def __call__(self, x: float, y: float) -> tuple[float, float]:
-        return self.left + (x - self.x0) * self.k, self.top - (y - self.y0) * self.k
+        return self.left + (x - self.x0) * self.k - self.ox, self.top - (y - self.y0) * self.k - self.oy
 
     def city(self, name: str, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
         x, y = self.xy[name]
@@ -82,23 +108,81 @@ def _key(gmap: GameMap, view: dict[str, Any], players: list[dict] | None) -> str
     return hashlib.sha256(json.dumps([gmap.title, public, players], sort_keys=True, default=str).encode()).hexdigest()
 
 
-_BASES: dict[str, tuple[Any, Any]] = {}  # key -> (roads layer, top layer): the last few positions
+_PNGS: dict[tuple, bytes] = {}  # the files of the last few pictures drawn
+_BASES: dict[str, tuple[Any, Any, Any]] = {}  # key -> (roads, top, both reduced): the last few positions
 _KEEP = 4
+_BAND, _OVERLAP = 512, 32  # full-size rows composed at once, and drawn beyond each side (even)
 
 
 def draw_png(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None):
-    """The viewer's picture: the shared base with the viewer's overlay, reduced to its size."""
+    """The viewer's picture: the shared base, reduced once, with the viewer's overlay painted over it
+    only where the overlay falls (the routes, the hand), each such box composed at full size and
+    reduced alone: the same pixels as composing the whole picture, for a fraction of the work."""
+    roads, top, small = _base(gmap, view, players)
+    image = small.copy()
+    for box in _boxes(gmap, view, viewer, players):
+        _compose(image, roads, top, box, lambda region, origin: _routes(region, gmap, view, viewer, players,
+                                                                      origin=origin),
+                 lambda region, origin: _hand(region, gmap, view, viewer, players, origin=origin))
+    return image
+
+
+def _compose(image, roads, top, box: tuple[int, int, int, int], below=None, above=None) -> None:
+    """Paint ``box`` of the full-size picture (roads, ``below``, top, ``above``) reduced into ``image``,
+    a band of rows at a time: a few megabytes at once, not the whole picture's sixty. Each band is
+    drawn with _OVERLAP rows more each side and only its own rows kept: Pillow fills a shape cut
+    by the edge of what it draws on a little differently near that edge."""
+    left, upper, right, lower = box
+    for y in range(upper, lower, _BAND):
+        end = min(y + _BAND, lower)
+        band = (left, max(0, y - _OVERLAP), right, min(HEIGHT, end + _OVERLAP))
+        region = roads.crop(band)
+        if below:
+            below(region, band[:2])
+        region.alpha_composite(top.crop(band))
+        if above:
+            above(region, band[:2])
+        reduced = region.convert("RGB").reduce(S)
+        skip = (y - band[1]) // S
+        image.paste(reduced.crop((0, skip, reduced.width, skip + (end - y) // S)), (left // S, y // S))
+
+
+def _base(gmap: GameMap, view: dict[str, Any], players: list[dict] | None):
     key = _key(gmap, view, players)
     if key not in _BASES:
+        from PIL import Image
         while len(_BASES) >= _KEEP:
             del _BASES[next(iter(_BASES))]
-        _BASES[key] = (_roads(gmap), _top(gmap, view, players))
-    roads, top = _BASES[key]
-    image = roads.copy()
-    _routes(image, gmap, view, viewer, players)
-    image.alpha_composite(top)
-    _hand(image, gmap, view, viewer, players)
-    return image.convert("RGB").reduce(S)
+        roads, top = _roads(gmap), _top(gmap, view, players)
+        small = Image.new("RGB", (WIDTH // S, HEIGHT // S))
+        _compose(small, roads, top, (0, 0, WIDTH, HEIGHT))
+        _BASES[key] = (roads, top, small)
+    return _BASES[key]
+
+
+def _boxes(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None) -> list[tuple[int, int, int, int]]:
+    """Boxes (full size, even corners) covering every pixel the viewer's overlay may touch."""
+    at, ids, margin = _Frame(gmap), view["players"], 30 * PT  # wider than any ring, line or cap
+    points = [at.city(c, dx, dx) for i, p in enumerate(ids) for c in view["routes"][p]
+              for dx in (0.03 * (i - (len(ids) - 1) / 2),)]
+    boxes = []
+    if points:
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        boxes.append((min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin))
+    if viewer in view["hands"] and viewer in ids:
+        first, last = _hand_lines(gmap, view, viewer, players)
+        x, top, step = _PANEL
+        boxes.append((x - 4 * PT, top + (first - 1) * step, WIDTH, top + (last + 1) * step))
+        x, y = _legend_slot(len(_legend_entries(gmap, ids, {p: "" for p in ids}, {p: "" for p in ids})))
+        boxes.append((x - 4 * PT, y - 12 * PT, WIDTH, y + 12 * PT))
+    return [_even(box) for box in boxes]
+
+
+def _even(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    left, top, right, bottom = box
+    left, top = max(0, int(left) // S * S), max(0, int(top) // S * S)
+    right, bottom = min(WIDTH, -(-math.ceil(right) // S) * S), min(HEIGHT, -(-math.ceil(bottom) // S) * S)
+    return left, top, right, bottom
 
 
 def _roads(gmap: GameMap):
@@ -143,13 +227,14 @@ def _top(gmap: GameMap, view: dict[str, Any], players: list[dict] | None):
     return image
 
 
-def _routes(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None) -> None:
+def _routes(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None, *,
+            origin: tuple[int, int] = (0, 0)) -> None:
     """Every route, the viewer's thick and solid, the others dashed; one-card routes ringed."""
     from PIL import Image, ImageDraw
     ids = view["players"]
     colour = player_colours(players, ids, PLAYER_COLOURS)
     layer = Image.new("RGBA", image.size, (255, 255, 255, 0))
-    draw, at = ImageDraw.Draw(layer), _Frame(gmap)
+    draw, at = ImageDraw.Draw(layer), _Frame(gmap, origin)
     order = sorted(range(len(ids)), key=lambda i: ids[i] != viewer)  # the viewer's below the others
     for i in order:
         p, route = ids[i], view["routes"][ids[i]]
@@ -174,7 +259,16 @@ def _routes(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, play
     image.alpha_composite(layer)
 
 
-def _hand(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None) -> None:
+def _hand_lines(gmap: GameMap, view: dict[str, Any], viewer: str, players: list[dict] | None) -> tuple[int, int]:
+    """The panel's lines of the viewer's hand: (first, end) line numbers (the hand comes last)."""
+    colour = player_colours(players, view["players"], PLAYER_COLOURS)
+    name = player_names(players, view["players"])
+    return (len(panel_lines(gmap, view, colour, name)),
+            len(panel_lines(gmap, view, colour, name, view["hands"][viewer])))
+
+
+def _hand(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None, *,
+          origin: tuple[int, int] = (0, 0)) -> None:
     """The viewer's hand below the public panel, and the legend's line for their own route."""
     from PIL import ImageDraw
     if viewer not in view["hands"] or viewer not in view["players"]:
@@ -184,17 +278,21 @@ def _hand(image, gmap: GameMap, view: dict[str, Any], viewer: str | None, player
     name = player_names(players, view["players"])
     public = panel_lines(gmap, view, colour, name)
     mine = panel_lines(gmap, view, colour, name, view["hands"][viewer])
-    _text_lines(draw, mine[len(public):], len(public))  # the hand comes last in the panel
+    _text_lines(draw, mine[len(public):], len(public), origin)  # the hand comes last in the panel
     x, y = _legend_slot(len(_legend_entries(gmap, view["players"], colour, name)))
+    x, y = x - origin[0], y - origin[1]
     draw.line([(x, y), (x + 20 * PT, y)], fill=colour[viewer], width=round(4 * PT))
     draw.text((x + 26 * PT, y), "your route: the thick line", fill="black", font=_font(8), anchor="lm")
 
 
-def _text_lines(draw, lines: list[tuple[str, str]], first: int) -> None:
-    x, top, step = 0.74 * WIDTH, 0.04 * HEIGHT, 1.55 * 8 * PT
+_PANEL = (0.74 * WIDTH, 0.04 * HEIGHT, 1.55 * 8 * PT)  # the side panel's left, top and line step
+
+
+def _text_lines(draw, lines: list[tuple[str, str]], first: int, origin: tuple[int, int] = (0, 0)) -> None:
+    x, top, step = _PANEL
     for n, (text, colour) in enumerate(lines, start=first):
         if text:
-            draw.text((x, top + n * step), text, fill=colour, font=_font(8))
+            draw.text((x - origin[0], top + n * step - origin[1]), text, fill=colour, font=_font(8))
 
 
 def _legend_entries(gmap: GameMap, ids: list[str], colour: dict[str, str], name: dict[str, str]) -> list[tuple]:
