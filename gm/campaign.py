@@ -153,7 +153,10 @@ class Campaign:
         return turn
 
     def state(self, turn: int | None = None) -> dict[str, Any]:
-        turn = self.check_turn(turn)
+        # a named turn whose state is there is read at once: no listing of every turn folder, so
+        # replaying a long campaign costs in proportion to its turns
+        if turn is None or turn < 0 or not (self.turn_dir(turn) / "state.yaml").is_file():
+            turn = self.check_turn(turn)
         path = self.turn_dir(turn) / "state.yaml"
         state = _read_yaml(path, "the state file")
         if not isinstance(state, dict):

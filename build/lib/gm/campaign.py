@@ -23,10 +23,11 @@ from typing import Any
 import yaml
 
 from .errors import CampaignError, UsageError
-from .fileio import StagedFolder, atomic_write, dump_yaml, load_yaml, write_yaml
+from .fileio import atomic_write, dump_yaml, load_yaml, write_yaml
 from .lock import campaign_lock
 from .names import suggestion
 from .players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
+from .staging import StagedFolder
 
 # what resolving a turn writes (the rest of a turn's folder, its orders and press, is kept)
 TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports"})
@@ -233,7 +234,7 @@ class Campaign:
                    settings: dict | None = None, fail_after: str | None = None) -> None:
         """Write a resolved turn whole or not at all: every file goes into a hidden staging folder
         beside the turn's (with the orders already there), one sync makes them durable, and one
-        atomic swap puts the folder in place (gm.fileio.StagedFolder). state.yaml marks the turn
+        atomic swap puts the folder in place (gm.staging.StagedFolder). state.yaml marks the turn
         resolved. Until the swap nothing of the turn is visible: no dice.yaml revealing its seed, no
         partial reports; stale temporary files of the turn are not carried over.
         ``fail_after`` (tests only) raises after the named step to prove that."""

@@ -6,9 +6,8 @@ import sys
 
 import click
 
+from .cli_common import CAMPAIGN, campaign_at
 from .errors import GMError
-
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
 
 
 class _Group(click.Group):
@@ -43,19 +42,6 @@ class _Group(click.Group):
 def _located(line: str) -> bool:
     head = line.split(": ", 1)[0]
     return head.count(":") >= 1 and head.rsplit(":", 1)[-1].isdigit()
-
-
-def _exit_on_problems(problems: list[str]) -> None:
-    """Each problem on its own line on stderr; exit 1 when there is any."""
-    for line in problems:
-        click.echo(line, err=True)
-    if problems:
-        sys.exit(1)
-
-
-def _campaign(directory: str):
-    from .campaign import Campaign
-    return Campaign(directory)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -126,7 +112,7 @@ def status(directory: str, as_json: bool) -> None:
     """
     from .engine import status as campaign_status
     from .schedule import deadline_lines, timing_json
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     info = campaign_status(campaign)
     if as_json:
         click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
@@ -176,7 +162,7 @@ def check(directory: str, files: tuple[str, ...], player: str | None) -> None:
     Example: gm check camp orders/ann.txt
     """
     from .engine import check_files
-    sys.exit(_print_checked(check_files(_campaign(directory), list(files), player)))
+    sys.exit(_print_checked(check_files(campaign_at(directory), list(files), player)))
 
 
 @main.command()
@@ -191,7 +177,7 @@ def submit(directory: str, files: tuple[str, ...], player: str | None, force: bo
     Example: gm submit camp orders/ann.txt
     """
     from .engine import submit_files
-    results = submit_files(_campaign(directory), list(files), player, force=force, as_gm=as_gm)
+    results = submit_files(campaign_at(directory), list(files), player, force=force, as_gm=as_gm)
     clean = all(r.ok for r in results)
     code = _print_checked(results, stored=True if (clean or force) else False)
     if force and not clean:
@@ -208,7 +194,7 @@ def resolve(directory: str, force: bool) -> None:
     Example: gm resolve camp
     """
     from .engine import resolve as resolve_turn
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     result = resolve_turn(campaign, force=force)
     click.echo(f"Turn {result.turn} resolved." + (f" Missed turn: {', '.join(result.nmr)}." if result.nmr else ""))
     for event in result.events:
@@ -241,7 +227,7 @@ def report(directory: str, turn: int | None, player: str | None, public: bool, f
     """
     from .engine import resolve_viewer
     from .publish import report_text
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     click.echo(report_text(campaign, turn, resolve_viewer(campaign, player, public), fmt,
                            image_base=image_base, forum_folder=forum_folder), nl=False)
 
@@ -279,7 +265,7 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
     """
     from .engine import resolve_viewer
     from .publish import draw
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     draw(campaign, turn, resolve_viewer(campaign, player, False), out)
     click.echo(f"Wrote {out}")
 
@@ -329,7 +315,7 @@ def show(directory: str, turn: int | None, player: str | None, public: bool, as_
     """
     from .engine import resolve_viewer
     from .engine import show as show_state
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     data = show_state(campaign, turn, resolve_viewer(campaign, player, public))
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -349,88 +335,18 @@ def route(directory: str, origin: str, destination: str, player: str) -> None:
     Example: gm route camp Isengard Edoras --player blue
     """
     from .engine import route_advice
-    click.echo(route_advice(_campaign(directory), player, origin, destination))
-
-
-@main.command()
-@CAMPAIGN
-def replay(directory: str) -> None:
-    """Re-resolve every turn from the stored orders and seeds; exit 1 if any state differs.
-
-    Example: gm replay camp
-    """
-    from .audit import replay as replay_campaign
-    campaign = _campaign(directory)
-    _exit_on_problems(replay_campaign(campaign))
-    click.echo(f"Replayed turns 0 to {campaign.last_turn}: every state matches, and every event, roll and report.")
-
-
-@main.group()
-def dice() -> None:
-    """Verifiable dice.
-
-    Example: gm dice verify camp
-    """
-
-
-@dice.command("verify")
-@CAMPAIGN
-def dice_verify(directory: str) -> None:
-    """Recompute every logged roll from the revealed seeds; exit 1 on any mismatch.
-
-    Example: gm dice verify camp
-    """
-    from .audit import verify_dice
-    campaign = _campaign(directory)
-    checked, problems = verify_dice(campaign)
-    _exit_on_problems(problems)
-    turns = len(campaign.resolved_turns())
-    if checked:
-        click.echo(f"All {checked} rolls verified. ({turns} turns checked.)")
-    else:
-        click.echo(f"No dice were rolled in the {turns} turn(s) so far; every seed and commitment checks.")
-
-
-@main.group()
-def case() -> None:
-    """Rules cases (tests/cases/<game>/*.yaml).
-
-    Example: gm case run tests/cases/network/*.yaml
-    """
-
-
-@case.command("run")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE...")
-def case_run(files: tuple[str, ...]) -> None:
-    """Run rules cases: PASS or FAIL with the difference for each; exit 1 if any fails.
-
-    Example: gm case run tests/cases/network/*.yaml
-    """
-    from .cases import run_case_file
-    failed = passed = 0
-    for file in files:
-        for result in run_case_file(file):
-            if result.ok:
-                passed += 1
-                click.echo(f"PASS {result.id}")
-            else:
-                failed += 1
-                click.echo(f"FAIL {result.id} ({file})" + (f" — {result.rule}" if result.rule else ""))
-                for line in result.problems:
-                    click.echo(f"     {line}")
-    click.echo(f"{passed} passed, {failed} failed")
-    if failed:
-        sys.exit(1)
+    click.echo(route_advice(campaign_at(directory), player, origin, destination))
 
 
 # ---- commands kept in modules of their own ----------------------------------------------------
 from . import cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
+from .cli_audit import case, dice, replay  # noqa: E402  (checking a campaign's record: gm replay, dice, case)
 from .cli_mail import mail  # noqa: E402  (gm mail ...)
 from .cli_simulate import simulate  # noqa: E402
 from .cli_site import export, site  # noqa: E402  (gm site, gm export)
 
 for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
-                cli_run.list_command, site, export):
+                cli_run.list_command, site, export, replay, dice, case):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)

@@ -6,14 +6,8 @@ import sys
 
 import click
 
+from .cli_common import CAMPAIGN, campaign_at
 from .errors import GMError
-
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
-
-
-def _campaign(directory: str):
-    from .campaign import Campaign
-    return Campaign(directory)
 
 
 @click.group()
@@ -44,7 +38,7 @@ def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> 
     """
     from .mail.inbox import inbox_settings
     from .mail.intake import fetch as fetch_mail
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     fetched = fetch_mail(campaign, inbox_settings(campaign, maildir=maildir, mbox=mbox))
     for outcome in fetched.outcomes:
         click.echo(f"{outcome.digest[:12]} {outcome.sender or '?'}: {outcome.line}")
@@ -114,7 +108,7 @@ def send_reports(directory: str, turn: int | None, out: str | None, send: bool) 
     from .mail.outbox import report_file_name, report_messages, write_eml
     if out and send:
         raise click.UsageError("give --out FOLDER or --send, not both")
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     turn = campaign.check_turn(turn)
     messages, notes = report_messages(campaign, turn)
     for note in notes:
@@ -138,7 +132,7 @@ def remind(directory: str, send: bool) -> None:
     from .mail.outbox import write_eml
     from .mail.remind import due_reminders
     from .mail.smtp import record_written
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     messages, notes = due_reminders(campaign)
     for note in notes:
         click.echo(note)
@@ -164,7 +158,7 @@ def password(directory: str, player: str) -> None:
     Example: echo 's3cret-word' | gm mail password camp ann
     """
     from .mail.passwords import set_password
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     value = os.environ.get("GM_PASSWORD")
     if not value:
         if sys.stdin.isatty():

@@ -7,12 +7,7 @@ import sys
 
 import click
 
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
-
-
-def _campaign(directory: str):
-    from .campaign import Campaign
-    return Campaign(directory)
+from .cli_common import CAMPAIGN, campaign_at
 
 
 @click.command("run")
@@ -67,7 +62,7 @@ def deadline(directory: str, action: str, value: str | None) -> None:
         raise click.UsageError(f"gm deadline DIR {action} needs a {'moment' if action == 'set' else 'period'}")
     if action == "clear" and value:
         raise click.UsageError("gm deadline DIR clear takes nothing more")
-    campaign = _campaign(directory)
+    campaign = campaign_at(directory)
     new = change_deadline(campaign, action, value)
     if new is None:
         click.echo(f"Turn {campaign.current_turn}: no deadline.")
@@ -94,7 +89,7 @@ def player(directory: str, player_id: str, name: str | None, email: str | None, 
       gm player camp ann --drop bot
     """
     from .housekeeping import edit_player
-    for line in edit_player(_campaign(directory), player_id, name=name, email=email, replace=replace, drop=drop):
+    for line in edit_player(campaign_at(directory), player_id, name=name, email=email, replace=replace, drop=drop):
         click.echo(line)
 
 
@@ -107,7 +102,7 @@ def rollback(directory: str) -> None:
     Example: gm rollback camp
     """
     from .housekeeping import rollback as undo
-    entry = undo(_campaign(directory))
+    entry = undo(campaign_at(directory))
     click.echo(f"Turn {entry['turn']} rolled back; its files are in {directory}/{entry['moved_to']}/. "
                f"Turn {entry['turn']} is open again with its stored orders.")
 
@@ -120,7 +115,7 @@ def list_command(root: str, as_json: bool) -> None:
 
     Example: gm list /srv/pbem --json
     """
-    from .housekeeping import list_campaigns
+    from .campaign_list import list_campaigns
     rows = list_campaigns(root)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))

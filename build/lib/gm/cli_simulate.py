@@ -13,10 +13,11 @@ import click
 @click.option("--players", type=int, default=None, help="players in each game (default: the most the game takes, "
               "at most 4)")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the first game")
+@click.option("--map", "map_name", help="a shipped map's name or a map file (default: the game's first)")
 @click.option("--jobs", type=int, default=1, show_default=True, help="games played at once (one per core)")
 @click.option("--option", "option_specs", multiple=True, metavar="KEY=VALUE", help="a game option")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
-def simulate(game_name: str, n_games: int, players: int | None, seed: int, jobs: int,
+def simulate(game_name: str, n_games: int, players: int | None, seed: int, map_name: str | None, jobs: int,
              option_specs: tuple[str, ...], as_json: bool) -> None:
     """Play seeded games between bots and print balance figures (the same for any --jobs).
 
@@ -28,7 +29,8 @@ def simulate(game_name: str, n_games: int, players: int | None, seed: int, jobs:
     n_players = players if players is not None else max(game.min_players, min(game.max_players, 4))
     options = parse_option_specs(list(option_specs))
     with click.progressbar(length=max(n_games, 0), label="playing", file=sys.stderr) as bar:
-        figures = self_play.run(game.name, n_games, n_players, seed, options, jobs=jobs, progress=bar.update)
+        figures = self_play.run(game.name, n_games, n_players, seed, options, jobs=jobs, map_name=map_name,
+                                progress=bar.update)
     if as_json:
         click.echo(json.dumps(figures, indent=2))
     else:

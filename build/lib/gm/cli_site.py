@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+from .cli_common import CAMPAIGN
 
 
 @click.command("site")

@@ -34,7 +34,7 @@ def parse_option_specs(specs: list[str]) -> dict[str, str]:
     return out
 
 
-def _choose_map(game: Game, map_name: str | None) -> str | None:
+def choose_map(game: Game, map_name: str | None) -> str | None:
     shipped = game.maps()
     if map_name is None:
         return game.default_map()
@@ -58,7 +58,7 @@ def new_campaign(path: str | Path, game_name: str, player_specs: list[str], *, m
         raise UsageError(f"player ids must differ: {', '.join(ids)}")
     for n, p in enumerate(players):
         p["colour"] = DEFAULT_COLOURS[n % len(DEFAULT_COLOURS)]
-    map_name = _choose_map(game, map_name)
+    map_name = choose_map(game, map_name)
     opts = read_options(game, options or {})
     master = master if master is not None else new_master_secret()
     dice = runner.turn_dice(master, 0)

@@ -23,7 +23,7 @@ MAX_TURN_DIGITS = 6
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what an editor counts as a new line (not \f, \x1c, \u2028...)
 _TOKEN = re.compile(r'"[^"]*"?|\S+')
 
-__all__ = ["HEADER_KEYS", "MAX_ERRORS", "OrderLine", "OrderText", "read_frame", "collect", "canonical_text",
+__all__ = ["HEADER_KEYS", "MAX_ERRORS", "OrderLine", "OrderText", "read_frame", "capped", "collect", "canonical_text",
            "decode_order_bytes", "frame_player", "located_lines", "preamble_note"]
 
 
@@ -258,6 +258,16 @@ def _utf16_without_bom(raw: bytes) -> str | None:
     if even_zeros >= 0.6 * half and odd_zeros == 0:
         return "utf-16-be"
     return None
+
+
+def capped(errors: list[OrderError], file: str, limit: int = MAX_ERRORS) -> list[OrderError]:
+    """At most ``limit`` errors by place, then one error saying how many more there are."""
+    if len(errors) <= limit + 1:  # the last may say the rest of the file was not read
+        return errors
+    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
+    rest = errors[limit:]
+    more = f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}"
+    return errors[:limit] + [OrderError(more, line=rest[0].line, col=rest[0].col, file=file)]
 
 
 def collect(errors: list[OrderError]) -> None:

@@ -49,9 +49,11 @@ def recipient(campaign: Campaign, sender: str, to: str) -> str:
             if player["id"] == sender:
                 raise UsageError("press goes to another player or to all, not to yourself")
             return str(player["id"])
-    others = [p for p in campaign.player_ids if p != sender]
-    raise UsageError(f"no player {to.strip()!r} in this campaign{suggestion(wanted, others + [ALL])}; "
-                     f"write press TO: TEXT with TO one of {', '.join(others + [ALL])}")
+    others = [p for p in campaign.players if p["id"] != sender]
+    names = [str(p.get("name") or p["id"]) for p in others]
+    close = suggestion(wanted, [str(p["id"]) for p in others] + names + [ALL])
+    raise UsageError(f"no player {to.strip()!r} in this campaign{close}; write press TO: TEXT "
+                     f"with TO one of {', '.join(names)} or all")
 
 
 def add_press(campaign: Campaign, turn: int, sender: str, to: str, text: str, *,

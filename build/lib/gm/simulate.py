@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import random
 import statistics
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
@@ -17,12 +18,13 @@ from .errors import UsageError
 MAX_TURNS = 3000
 
 
-def play_one(game_name: str, players: list[str], seed: str, options: dict[str, Any]) -> dict[str, Any]:
+def play_one(game_name: str, players: list[str], seed: str, options: dict[str, Any],
+             map_name: str | None = None) -> dict[str, Any]:
     """One bot game to its end: its final state, length and outcome."""
     game = games.get(game_name)
     master = hashlib.sha256(f"simulate:{seed}".encode()).digest()
     rng = random.Random(master)  # each bot weighs its choices a little differently (no herding)
-    state = runner.start(game, game.default_map(), players, options, runner.turn_dice(master, 0))
+    state = runner.start(game, map_name or game.default_map(), players, options, runner.turn_dice(master, 0))
     turn = 0
     while game.due(state):
         turn += 1
@@ -39,12 +41,13 @@ def play_one(game_name: str, players: list[str], seed: str, options: dict[str, A
     return {"state": state, "turns": turn, "outcome": runner.outcome(game, state, players)}
 
 
-def _play(job: tuple[str, list[str], str, dict[str, Any]]) -> dict[str, Any]:
+def _play(job: tuple[str, list[str], str, dict[str, Any], str | None]) -> dict[str, Any]:
     return play_one(*job)
 
 
 def run(game_name: str, n_games: int, n_players: int, seed: int = 0, options: dict[str, Any] | None = None, *,
-        jobs: int = 1, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        jobs: int = 1, map_name: str | None = None,
+        progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     game = games.get(game_name)
     if not game.min_players <= n_players <= game.max_players:
         span = (f"{game.min_players}" if game.min_players == game.max_players
@@ -55,8 +58,11 @@ def run(game_name: str, n_games: int, n_players: int, seed: int = 0, options: di
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     options = runner.read_options(game, dict(options or {}))
+    if map_name is not None:
+        from .engine import choose_map
+        map_name = choose_map(game, map_name)
     players = [f"p{i + 1}" for i in range(n_players)]
-    work = [(game_name, players, f"{seed}:{g}", options) for g in range(n_games)]
+    work = [(game_name, players, f"{seed}:{g}", options, map_name) for g in range(n_games)]
     results = []
     if jobs == 1:
         for job in work:
@@ -71,7 +77,8 @@ def run(game_name: str, n_games: int, n_players: int, seed: int = 0, options: di
                 if progress:
                     progress(1)
     figures = seat_figures(players, results)
-    figures.update(games=n_games, players=n_players, seed=seed, game=game_name)
+    figures.update(games=n_games, players=n_players, seed=seed, game=game_name,
+                   map=map_name or game.default_map())
     figures["game_figures"] = game.simulation_figures([r["state"] for r in results])
     return figures
 
@@ -97,7 +104,9 @@ def seat_figures(players: list[str], results: list[dict[str, Any]]) -> dict[str,
 
 def describe(figures: dict[str, Any]) -> list[str]:
     seats = ", ".join(f"seat {i + 1} {r:.1%}" for i, r in enumerate(figures["seat_win_rate"]))
-    lines = [f"{figures['game']}: {figures['games']} games, {figures['players']} players, seed {figures['seed']}",
+    on = f" on {Path(str(figures['map'])).stem}" if figures.get("map") else ""
+    lines = [f"{figures['game']}{on}: {figures['games']} games, {figures['players']} players, "
+             f"seed {figures['seed']}",
              f"win rate by seat (shared wins shared out): {seats}",
              f"shared wins: {figures['shared_wins']:.1%}; nobody won: {figures['no_winner']:.1%}",
              f"game length: mean {figures['mean_turns']} turns, spread (s.d.) {figures['turns_stdev']}, "

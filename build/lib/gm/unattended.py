@@ -44,13 +44,16 @@ class Pass:
     def say(self, campaign: Campaign | None, line: str, *, log: bool = True) -> None:
         self.lines.append(line)
         if log and campaign is not None:
-            run_log(campaign, line)
+            try:
+                run_log(campaign, line)
+            except GMError:  # a linked run.log: already said on screen as the pass's error
+                self.failed = True
 
 
 def run_log(campaign: Campaign, line: str) -> None:
+    from .mail.logbook import append_line
     stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    with open(campaign.path / "run.log", "a", encoding="utf-8") as handle:
-        handle.write(f"{stamp} {' '.join(line.split())}\n")
+    append_line(campaign.path / "run.log", f"{stamp} {' '.join(line.split())}")
 
 
 @contextlib.contextmanager
@@ -206,7 +209,7 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
     for turn in range(max(start, 0), last + 1):
         built, notes = report_messages(campaign, turn)
         if turn == last:
-            line = _deadline_line(campaign)
+            line = deadline_line(campaign)
             for _key, msg in built if line else []:
                 with_deadline(msg, line)
         messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
@@ -225,7 +228,7 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
         _write_run_state(campaign, dict(state, delivered_through=last))
 
 
-def _deadline_line(campaign: Campaign) -> str | None:
+def deadline_line(campaign: Campaign) -> str | None:
     """What the latest report's mail says of the next deadline (the report files themselves do not)."""
     from .deadlines import read_deadline
     from .schedule import campaign_zone, show_moment
@@ -318,6 +321,9 @@ def check_settings(campaign: Campaign) -> None:
     read_early(campaign)
     read_remind(campaign)
     read_run_state(campaign)
+    from .mail.logbook import check_plain
+    for log in ("run.log", "mail.log"):
+        check_plain(campaign.path / log)
 
 
 def campaign_folders(given: tuple[str, ...] | list[str]) -> list[str]:

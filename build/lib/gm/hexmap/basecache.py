@@ -80,16 +80,22 @@ def _write(digest: str, image: Image.Image) -> None:
         return
     palette = (image.getpalette() or [])[:768]
     data = bytes(palette + [0] * (768 - len(palette))) + image.tobytes()
+    keep_file(where / f"layer-{digest}.bin", data, "layer")
+
+
+def keep_file(path: Path, data: bytes, family: str) -> None:
+    """Write ``data`` to ``path`` (temporary file, then rename) and keep only the KEEP newest files of
+    its ``family`` ("layer" for FAMILY-*.bin) in that folder; a cache that cannot be written is no error."""
     tmp = None
     try:
-        where.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".layer-", suffix=".tmp", dir=where)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{family}-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.replace(tmp, where / f"layer-{digest}.bin")
+        os.replace(tmp, path)
         tmp = None
-        layers = sorted(where.glob("layer-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in layers[KEEP:]:
+        kept = sorted(path.parent.glob(f"{family}-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEEP:]:
             old.unlink(missing_ok=True)
     except OSError:
         if tmp is not None:

@@ -10,15 +10,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import Affine2D
 
-from gm.hexmap import shapes
+from gm.hexmap import keylayout, shapes
 from gm.hexmap.glyphs import _glyph, add_labels
-
-FONT_PT = 8.0
-ROW_IN = 0.25        # height of one row of entries
-HANDLE_IN = 0.36     # width of the little picture before each label
-GAP_IN = 0.09        # between picture and label
-SPACING_IN = 0.32    # between entries
-MARGIN_IN = 0.15     # left and right of the key
+from gm.hexmap.keylayout import FONT_PT, GAP_IN, HANDLE_IN, MARGIN_IN, ROW_IN
 
 
 def label_width(text: str) -> float:
@@ -26,28 +20,11 @@ def label_width(text: str) -> float:
 
 
 def layout(entries: list[tuple], width_in: float) -> list[list[tuple[float, tuple]]]:
-    """Entries flowed into centred rows no wider than ``width_in``: [[(x, entry), ...], ...]."""
-    rows: list[list[tuple[float, tuple]]] = [[]]
-    used = 0.0
-    for entry in entries:
-        w = HANDLE_IN + GAP_IN + label_width(entry[1])
-        if rows[-1] and used + w > width_in:
-            rows.append([])
-            used = 0.0
-        rows[-1].append((used, entry))
-        used += w + SPACING_IN
-    centred = []
-    for row in rows:
-        last_x, last = row[-1]
-        shift = (width_in - (last_x + HANDLE_IN + GAP_IN + label_width(last[1]))) / 2
-        centred.append([(x + shift, e) for x, e in row])
-    return centred
+    return keylayout.layout(entries, width_in, label_width)
 
 
 def height_needed(entries: list[tuple], figure_width_in: float) -> float:
-    if not entries:
-        return 0.1
-    return len(layout(entries, figure_width_in - 2 * MARGIN_IN)) * ROW_IN + 0.12
+    return keylayout.height_needed(entries, figure_width_in, label_width)
 
 
 def draw(fig: Figure, entries: list[tuple], bottom_in: float = 0.05) -> None:

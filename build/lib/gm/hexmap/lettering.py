@@ -9,39 +9,19 @@ strengthened, pasted first. Sizes are pixels.
 """
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
 from functools import lru_cache
 from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from gm.fonts import font_file
 from gm.hexmap.canvas import _masks, kept_mask, paste, rgb
 
 TEXT_SUPER = 2  # text is drawn at twice the size: phases of half a pixel
 
 CAP = 0.73  # height of digits and capitals, as a fraction of the font size (DejaVu Sans)
-FACES = {("normal", "normal"): "DejaVuSans.ttf", ("bold", "normal"): "DejaVuSans-Bold.ttf",
-         ("normal", "italic"): "DejaVuSans-Oblique.ttf", ("bold", "italic"): "DejaVuSans-BoldOblique.ttf"}
 ALIGN = {"left": 0.0, "center": 0.5, "right": 1.0}
-_SYSTEM_FONTS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
-
-
-@lru_cache(maxsize=None)
-def font_file(weight: str = "normal", style: str = "normal") -> str | None:
-    """DejaVu Sans in the weight and style asked for: matplotlib's own copy (found without importing
-    matplotlib), else the system's; None when neither is there."""
-    name = FACES[(weight, "italic" if style in ("italic", "oblique") else "normal")]
-    places = []
-    spec = importlib.util.find_spec("matplotlib")
-    if spec and spec.submodule_search_locations:
-        places.append(os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf"))
-    for folder in places + list(_SYSTEM_FONTS):
-        path = os.path.join(folder, name)
-        if os.path.exists(path):
-            return path
-    return None
 
 
 @lru_cache(maxsize=64)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -74,20 +72,7 @@ def save(name: tuple, known: int) -> None:
         header = json.dumps([[i[0], i[1:]] for i in index]).encode()
     except (TypeError, ValueError):
         return
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".masks-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(len(header).to_bytes(8, "big") + header + b"".join(parts))
-        os.replace(tmp, path)
-        tmp = None
-        kept = sorted(path.parent.glob("masks-*.bin"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[basecache.KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    basecache.keep_file(path, len(header).to_bytes(8, "big") + header + b"".join(parts), "masks")
 
 
 def forget() -> None:

@@ -63,7 +63,8 @@ def password_problem(desk: Desk, player: str, text: str) -> str | None:
 def _reply(desk: Desk, player: str, incoming: Incoming, errors: list[str], canonical: str | None,
            receipt_hex: str | None, refusal: str | None, notes: list[str]) -> EmailMessage:
     turn = desk.turn
-    lines = [f"Turn {turn}, orders from {player} (read from the {incoming.source}).", ""]
+    name = str(desk.campaign.player(player).get("name") or player)
+    lines = [f"Turn {turn}, orders from {name} (read from the {incoming.source}).", ""]
     if receipt_hex:
         lines += ["Your orders are stored. They replace any earlier orders for this turn.", ""]
     elif refusal:

@@ -74,31 +74,46 @@ def answer(desk: Desk, player: str, incoming: Incoming, command: Command, *, dig
         subject, body, reply = _HANDLERS[command.name](desk, player, command, incoming)
         out.line = f"command {command.name} ({player}): {subject}"
     except GMError as exc:
-        subject, body, reply = f"{command.name}: not done", f"{exc}\n\n{help_text(desk)}", None
+        what = {"press": "Press not sent", "resend": "Report not sent"}.get(command.name, f"{command.name}: not done")
+        subject, body, reply = what, f"{_sentence(str(exc))}\n\nNothing was changed. {MORE}\n", None
         out.status, out.line = "refused", f"command {command.name} ({player}) refused: {exc}"
     out.reply = reply or reply_message(desk.campaign, player, subject, body, in_reply_to=incoming.message_id)
     return out
 
 
+MORE = "Write 'help' (alone, in the subject or the first line) for every command."
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?", ")")) else ".")
+
+
 def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: str,
             errors: list[str]) -> Outcome:
+    from ..names import did_you_mean
     out = Outcome(digest, incoming.sender, player, "refused", f"unknown command ({player}): {word!r}",
                   date=incoming.date, command="unknown", errors=errors)
-    read_as_orders = "".join(f"  {e}\n" for e in errors)
-    body = (f"'{word}' is not a command, and nothing was stored. Read as orders, it gives:\n"
-            f"{read_as_orders}\n{help_text(desk)}")
-    out.reply = reply_message(desk.campaign, player, "Unknown command", body, in_reply_to=incoming.message_id)
+    close = did_you_mean(word.lower(), NAMES)
+    if close:
+        top = f"'{word}' is not a command: did you mean '{close}'? Nothing was stored.\n"
+    else:
+        top = (f"'{word}' is not a command, and nothing was stored. Read as orders, it gives:\n"
+               + "".join(f"  {e}\n" for e in errors))
+    out.reply = reply_message(desk.campaign, player, "Unknown command", f"{top}\n{help_text(desk, player)}",
+                              in_reply_to=incoming.message_id)
     return out
 
 
-def help_text(desk: Desk) -> str:
+def help_text(desk: Desk, player: str | None = None) -> str:
     from ..press import press_mode
     camp = desk.campaign
     mode = press_mode(camp)
     press = {"off": "  (press is off in this campaign)",
-             "grey": "  press TO: TEXT    a message to one player (id or name) or to all; your name is hidden",
-             "white": "  press TO: TEXT    a message to one player (id or name) or to all, signed with your name"}
-    players = ", ".join(f"{p['id']} ({p.get('name', p['id'])})" for p in camp.players)
+             "grey": "  press TO: TEXT    a message to one player (name or id) or to all; your name is hidden",
+             "white": "  press TO: TEXT    a message to one player (name or id) or to all, signed with your name"}
+    players = ", ".join(f"{name_of(camp, p['id'])} ({p['id']})" for p in camp.players)
+    who = player or "ID"
     return "\n".join([
         f"{desk.game.title}: {camp.name}, turn {desk.turn}.",
         "",
@@ -109,28 +124,40 @@ def help_text(desk: Desk) -> str:
         "  resend [TURN]     your report of TURN again (the last one when no turn is given)",
         press[mode],
         "",
-        f"To send orders, start the message with 'player: ID' and 'turn: {desk.turn}', then your orders.",
+        f"To send orders, start the message with 'player: {who}' and 'turn: {desk.turn}', then your orders.",
         f"Players: {players}.",
     ]) + "\n"
 
 
+def name_of(campaign, player: str) -> str:
+    return str(campaign.player(player).get("name") or player)
+
+
+def _names(campaign, ids) -> str:
+    return ", ".join(name_of(campaign, p) for p in ids)
+
+
 def _help(desk: Desk, player: str, command: Command, incoming: Incoming):
-    return "Help", help_text(desk), None
+    return "Help", help_text(desk, player), None
 
 
 def _status(desk: Desk, player: str, command: Command, incoming: Incoming):
     from ..deadlines import deadline_status, format_period
-    info = deadline_status(desk.campaign, desk.now)
-    lines = [f"{desk.game.title}: {desk.campaign.name}, turn {desk.turn} ({desk.game.phase(desk.state)})."]
+    from ..schedule import campaign_zone, show_moment
+    camp = desk.campaign
+    info = deadline_status(camp, desk.now)
+    lines = [f"{desk.game.title}: {camp.name}, turn {desk.turn} ({desk.game.phase(desk.state)})."]
     if not info.due:
         lines.append("No orders are due: the game is over." if desk.game.finished(desk.state) else "No orders are due.")
     else:
-        lines.append(f"Orders due from: {', '.join(info.due)}.")
-        lines.append(f"In: {', '.join(info.arrived) or 'nobody yet'}. Missing: {', '.join(info.missing) or 'nobody'}.")
-        lines.append(f"Yours: {'in' if player in info.arrived else 'missing' if player in info.due else 'not due'}.")
+        mine = ("in" if player in info.arrived else "missing" if player in info.due
+                else "not due this turn")
+        lines.append(f"Your orders: {mine}.")
+        lines.append(f"Orders in: {_names(camp, info.arrived) or 'nobody yet'}.")
+        lines.append(f"Orders missing: {_names(camp, info.missing) or 'nobody'}.")
     if info.deadline is not None:
         grace = f", then {format_period(info.grace)} of grace" if info.grace else ""
-        lines.append(f"Deadline: {info.deadline.isoformat(timespec='minutes')}{grace} ({info.left}).")
+        lines.append(f"Deadline: {show_moment(info.deadline, campaign_zone(camp))}{grace} ({info.left}).")
     else:
         lines.append("No deadline is set.")
     return f"Status of turn {desk.turn}", "\n".join(lines) + "\n", None
@@ -139,11 +166,23 @@ def _status(desk: Desk, player: str, command: Command, incoming: Incoming):
 def _orders(desk: Desk, player: str, command: Command, incoming: Incoming):
     from .receipts import receipt
     text = desk.campaign.stored_orders(desk.turn).get(player)
+    due = player in desk.game.due(desk.state)
     if text is None:
-        return f"No orders stored for turn {desk.turn}", f"No orders are stored for you for turn {desk.turn}.\n", None
+        body = f"No orders are stored for you for turn {desk.turn}."
+        body += f" {_due_by(desk)}" if due else " None are due from you this turn."
+        return f"No orders stored for turn {desk.turn}", body + "\n", None
     body = (f"Your orders stored for turn {desk.turn}:\n\n" + "".join(f"  {line}\n" for line in text.splitlines())
-            + f"\nReceipt: {receipt(text)}\n")
+            + f"\nReceipt: {receipt(text)}\nSend new orders before the deadline to replace them.\n")
     return f"Your orders for turn {desk.turn}", body, None
+
+
+def _due_by(desk: Desk) -> str:
+    from ..deadlines import read_deadline
+    from ..schedule import campaign_zone, show_moment
+    deadline = read_deadline(desk.campaign)
+    if deadline is None:
+        return "They are due; no deadline is set yet."
+    return f"They are due by {show_moment(deadline, campaign_zone(desk.campaign))}."
 
 
 def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
@@ -152,11 +191,20 @@ def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
     word = command.argument.split()[0] if command.argument.split() else ""
     if word and not (word.isascii() and word.isdigit() and len(word) <= 6):
         raise UsageError(f"resend takes a turn number, e.g. 'resend 3', not {word!r}")
+    latest = desk.turn - 1
+    if word and int(word) > latest:
+        raise UsageError(f"there is no report of turn {int(word)} yet; the latest is turn {latest} "
+                         "(write 'resend' alone for it)")
     turn = desk.campaign.check_turn(int(word) if word else None)
     if not (desk.campaign.turn_dir(turn) / "reports" / f"{player}.txt").is_file():
         raise UsageError(f"there is no report of turn {turn} for you; ask the GM")
     form = order_form(desk.campaign, desk.game, desk.state, player) if turn == desk.turn - 1 else ""
     msg: EmailMessage = report_message(desk.campaign, turn, player, order_form=form)
+    if turn == desk.turn - 1:
+        from ..unattended import deadline_line, with_deadline
+        line = deadline_line(desk.campaign)
+        if line:
+            with_deadline(msg, line)
     if incoming.message_id:
         msg["In-Reply-To"] = incoming.message_id
     return f"report of turn {turn} sent again", "", msg
@@ -169,16 +217,18 @@ def _press(desk: Desk, player: str, command: Command, incoming: Incoming):
     to, colon, said = command.argument.partition(":")
     if not colon or not to.strip() or "\n" in to or len(to) > 64:
         raise UsageError("write press TO: TEXT, e.g. 'press all: who wants the coast?' (TO is a player or all)")
+    if desk.game.finished(desk.state):
+        raise UsageError("the game is over: press is no longer passed on")
     problem = password_problem(desk, player, command.argument)
     if problem:
         raise UsageError(f"press needs your password: {problem}")
     text = "\n".join(line for line in said.split("\n") if not line.strip().lower().startswith("password:"))
     entry = add_press(desk.campaign, desk.turn, player, to, text, at=desk.now)
-    to = "all players" if entry["to"] == "all" else entry["to"]
+    to = "all players" if entry["to"] == "all" else name_of(desk.campaign, entry["to"])
     how = " without your name (grey press)" if entry["grey"] else ""
-    body = (f"Your press to {to} is recorded{how}; it is passed on in the report of turn {desk.turn}:\n\n"
-            + "".join(f"  {line}\n" for line in entry["text"].splitlines()))
-    return f"press to {to} recorded", body, None
+    body = (f"Your press to {to} is recorded{how}. It appears in the report of turn {desk.turn}, "
+            f"when that turn is resolved:\n\n" + "".join(f"  {line}\n" for line in entry["text"].splitlines()))
+    return f"Press to {to} recorded", body, None
 
 
 _HANDLERS = {"help": _help, "status": _status, "orders": _orders, "resend": _resend, "press": _press}

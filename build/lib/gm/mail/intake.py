@@ -18,11 +18,12 @@ from typing import Any
 from .. import clock
 from ..campaign import Campaign
 from ..fileio import atomic_write
-from . import commands
+from . import commands, oversize
 from .answer import MESSAGE_FILE, apply_orders  # noqa: F401  (MESSAGE_FILE: part of this module's API)
 from .body import BadMessage, Head, clean_order_text, read_head, read_incoming
 from .desk import Desk, Outcome, stem
 from .inbox import raw_messages
+from .logbook import check_plain
 from .outbox import reply_message, write_eml
 from .settings import MailError, gm_log, max_bytes
 
@@ -42,6 +43,8 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
     now = now or clock.now()
     with campaign.lock():
         inbox = campaign.path / "inbox"
+        for log in ("mail.log", "inbox/processed-log.yaml", "inbox/sources.yaml", "outbox/sent-log.yaml"):
+            check_plain(campaign.path / log)  # before anything is kept: a linked log changes nothing
         failure = _keep_new(campaign, settings, imap_factory, now)
         desk = Desk(campaign, now)
         fresh = [inbox / name for name in sorted(_kept_names(inbox)) if name[:-4] not in desk.ledger.done]
@@ -51,9 +54,10 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
         outcomes = []
         for path, head in heads:
             raw = path.read_bytes()
-            digest = hashlib.sha256(raw).hexdigest()
+            cut = oversize.read_note(path)
+            digest = cut["digest"] if cut else hashlib.sha256(raw).hexdigest()
             try:
-                outcome = _handle(desk, digest, raw, head)
+                outcome = _handle(desk, digest, raw, head, size=cut["size"] if cut else len(raw))
             except Exception as exc:  # a bug met in one message must not jam every later fetch
                 outcome = _crashed(desk, digest, head, exc)
             _keep(desk, outcome)
@@ -75,11 +79,16 @@ def _start_of(path: Path) -> bytes:
 
 def _keep_new(campaign: Campaign, settings: dict[str, Any], imap_factory, now) -> str | None:
     """Keep every new message under inbox/ before anything else can go wrong; the failure, if any."""
+    cap = max_bytes(campaign)
     try:
         for raw, mark_kept in raw_messages(campaign, settings, imap_factory=imap_factory):
-            path = campaign.path / "inbox" / f"{stem(hashlib.sha256(raw).hexdigest())}.eml"
+            digest = hashlib.sha256(raw).hexdigest()
+            path = campaign.path / "inbox" / f"{stem(digest)}.eml"
             if not path.exists():
-                atomic_write(path, raw)
+                if len(raw) > cap:  # refused for its size: only what the GM needs is kept
+                    oversize.keep_head(path, raw, digest, cap)
+                else:
+                    atomic_write(path, raw)
             mark_kept()
     except MailError as exc:
         gm_log(campaign, f"fetch failed: {exc}", now=now)
@@ -87,8 +96,9 @@ def _keep_new(campaign: Campaign, settings: dict[str, Any], imap_factory, now) -
     return None
 
 
-def _handle(desk: Desk, digest: str, raw: bytes, head: Head) -> Outcome:
-    """One message: the size and the sender are checked before its body is read at all."""
+def _handle(desk: Desk, digest: str, raw: bytes, head: Head, *, size: int) -> Outcome:
+    """One message: the size and the sender are checked before its body is read at all; ``size``
+    is the message's own (the file kept of an oversize message holds its headers only)."""
     player = desk.player_by_address(head.sender)
     date, untrusted = desk.trusted_date(head.date)
     cap = max_bytes(desk.campaign)
@@ -96,9 +106,9 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head) -> Outcome:
         line = ("ignored: the sender is not a player of this campaign (no reply sent)" if head.sender
                 else "ignored: no sender address in the From: header (no reply sent)")
         return Outcome(digest, head.sender, None, "ignored", line, date=date)
-    if len(raw) > cap:
-        return _unreadable(desk, digest, head, player, f"the message is too large ({len(raw)} bytes; the limit is "
-                                                       f"{cap}); send the orders as plain text without attachments")
+    if size > cap or len(raw) > cap:
+        kept = "; only its headers are kept in inbox/" if size > len(raw) else ""
+        return _unreadable(desk, digest, head, player, oversize.why(max(size, len(raw)), cap), kept=kept)
     try:
         incoming = read_incoming(raw)
     except BadMessage as exc:
@@ -127,11 +137,11 @@ def _lone_word(text: str) -> str | None:
     return None
 
 
-def _unreadable(desk: Desk, digest: str, head: Head, player: str, problem: str) -> Outcome:
+def _unreadable(desk: Desk, digest: str, head: Head, player: str, problem: str, kept: str = "") -> Outcome:
     reply = reply_message(desk.campaign, player, "Your orders could not be read",
                           f"Your message could not be read: {problem}\nNothing was changed; "
                           "your earlier orders, if any, still stand.\n", in_reply_to=head.message_id)
-    return Outcome(digest, head.sender, player, "refused", f"refused ({player}): {problem}", reply=reply,
+    return Outcome(digest, head.sender, player, "refused", f"refused ({player}): {problem}{kept}", reply=reply,
                    date=head.date)
 
 

@@ -79,10 +79,11 @@ def report_message(campaign: Campaign, turn: int, player: str, *, order_form: st
 
 
 def reminder_message(campaign: Campaign, player: str, turn: int, deadline_text: str, left: str,
-                     policy_text: str) -> EmailMessage:
+                     policy_text: str, *, shown: str | None = None) -> EmailMessage:
+    """``deadline_text`` names the deadline in the subject; ``shown`` is how the body says it."""
     name = campaign.player(player).get("name", player)
     body = (f"Dear {name},\n\nYour orders for turn {turn} have not arrived yet.\n"
-            f"Deadline: {deadline_text} ({left}).\n{policy_text}\n\n"
+            f"Deadline: {shown or deadline_text} ({left}).\n{policy_text}\n\n"
             f"Send them with the lines 'player: {player}' and 'turn: {turn}' at the top.\n")
     return reply_message(campaign, player, f"Reminder: turn {turn} orders due {deadline_text}", body)
 

@@ -20,9 +20,12 @@ def due_reminders(campaign: Campaign,
     """(key, message) for each missing player not yet reminded of this deadline, and notes for the GM."""
     info = deadline_status(campaign, now)
     if info.deadline is None:
-        raise MailError("no deadline set: add 'deadline: 2026-12-01T18:00+01:00' to campaign.yaml")
+        raise MailError("no deadline set: set one with 'gm deadline DIR set 2026-12-01T18:00+01:00' "
+                        "(or a schedule: in campaign.yaml)")
     if info.phase == "passed":
         return [], [f"the deadline and grace period of turn {info.turn} have passed; no reminders sent"]
+    from ..schedule import campaign_zone, show_moment
+    shown = show_moment(info.deadline, campaign_zone(campaign))
     log = already_sent(campaign)
     out, notes = [], []
     for player in info.missing:
@@ -34,7 +37,7 @@ def due_reminders(campaign: Campaign,
             notes.append(f"{player}: no e-mail address in campaign.yaml; not reminded")
             continue
         out.append((key, reminder_message(campaign, player, info.turn, info.deadline.isoformat(timespec="minutes"),
-                                          info.left, POLICIES[info.policy])))
+                                          info.left, POLICIES[info.policy], shown=shown)))
     if not info.missing:
         notes.append(f"every player's orders for turn {info.turn} are in")
     return out, notes

@@ -70,11 +70,8 @@ def now_utc() -> dt.datetime:
 def gm_log(campaign: Campaign, line: str, *, now: dt.datetime | None = None) -> None:
     """One line in CAMPAIGN/mail.log (GM only); appended, so earlier lines are never lost."""
     stamp = (now or now_utc()).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    text = " ".join(line.split())
-    with open(campaign.path / "mail.log", "a", encoding="utf-8") as handle:
-        handle.write(f"{stamp} {text}\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    from .logbook import append_line
+    append_line(campaign.path / "mail.log", f"{stamp} {' '.join(line.split())}")
 
 
 def read_log(path: Path) -> dict[str, Any]:

@@ -83,8 +83,11 @@ def send_messages(campaign: Campaign, messages: list[tuple[str, EmailMessage]], 
                   sleep: Callable[[float], None] = time.sleep) -> list[Sent]:
     """Send each (key, message) not yet in the sent log; a failure is retried, then reported, and
     the others still go out. The log is written after every message, so a crash loses nothing."""
+    from .logbook import check_plain
     settings = smtp_settings(campaign)
     with campaign.lock():
+        for path in (campaign.path / "mail.log", sent_log_path(campaign)):
+            check_plain(path)  # before the first message goes: a linked log would stop the run half-way
         log = already_sent(campaign)
         results: list[Sent] = []
         conn: smtplib.SMTP | None = None

@@ -108,7 +108,8 @@ class ImperialNetwork(Game):
 
     def check_notes(self, orders: Orders) -> list[str]:
         return [f"buy (ranked): {counted(len(orders['buy']), 'choice')}; trains (ranked): "
-                f"{counted(len(orders['trains']), 'line')}; routes: {len(orders['routes'])}"] + list(orders.get("notes") or [])
+                f"{counted(len(orders['trains']), 'line')}; routes: {len(orders['routes'])}"] \
+            + list(orders.get("notes") or [])
 
     def resolve(self, state: State, orders: dict[str, Orders], dice: Dice) -> tuple[State, list[Event]]:
         if state["winners"] is not None:

@@ -39,7 +39,8 @@ def paths(gmap: GameMap, blocked: frozenset[str] = frozenset()) -> dict[str, dic
 def open_paths(state: State, gmap: GameMap, player: str) -> dict[str, dict[str, list[str]]]:
     """Paths the player's trains may run: no Foreign city without its permit (unless annexed)."""
     blocked = frozenset(c for c, city in gmap.cities.items() if city.kind == "foreign"
-                        and city.country not in state["annexed"] and f"permit {city.country}" not in state["permits"][player])
+                        and city.country not in state["annexed"]
+                        and f"permit {city.country}" not in state["permits"][player])
     return paths(gmap, blocked)
 
 

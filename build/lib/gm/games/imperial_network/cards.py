@@ -67,76 +67,122 @@ class Cards:
 def load_cards(gmap: GameMap, path: str | None = None) -> Cards:
     file = Path(path) if path else FOLDER / "cards.yaml"
     found = DataFile(file)
-    data, error = found.data, found.error
-
-    def number(value: Any, what: str, low: int = 0, *where: Any) -> int:
-        if not isinstance(value, int) or value < low:
-            error(f"{what} must be a whole number of at least {low}, not {value!r}", *where)
-            return low
-        return value
-
-    raw_b = data.get("buildings") or {}
-    cost, copies = {}, {}
-    for kind in BUILDINGS:
-        entry = raw_b.get(kind) or {}
-        cost[kind] = number(entry.get("cost"), f"{kind} cost", 1, "buildings", kind)
-        copies[kind] = number(entry.get("copies"), f"{kind} copies", 1, "buildings", kind)
-    for kind in raw_b:
-        if kind not in BUILDINGS:
-            error(f"unknown building {kind!r}{suggestion(kind, BUILDINGS)}", "buildings", str(kind))
-    trains = data.get("trains") or {}
-    supply = number(trains.get("supply"), "trains supply", 1, "trains", "supply")
-    start = number(trains.get("start"), "trains start", 1, "trains", "start")
-    if start > supply:
-        error("trains: start must not exceed supply", "trains", "start")
+    data = found.data
+    cost, copies = _buildings(found)
+    supply, start = _trains(found)
     foreign = gmap.foreign_countries()
-    permits = {}
-    for country, c in (data.get("operating_permits") or {}).items():
-        if country not in foreign:
-            error(f"operating permit {country!r}: not a Foreign country{suggestion(country, foreign)}",
-                  "operating_permits", str(country))
-        permits[str(country)] = number(c, f"operating permit {country} cost", 1, "operating_permits", str(country))
-    links = {}
-    for name, entry in (data.get("connection_permits") or {}).items():
-        cities = [str(c) for c in entry.get("cities") or []]
-        for c in cities:
-            if c not in gmap.cities:
-                error(f"connection permit {name}: unknown city {c!r}{gmap.city_hint(c)}",
-                      "connection_permits", str(name))
-        if len(cities) < 2:
-            error(f"connection permit {name}: needs at least two cities", "connection_permits", str(name))
-        links[str(name)] = {"cost": number(entry.get("cost"), f"{name} cost", 1, "connection_permits", str(name)),
-                            "bonus": number(entry.get("bonus"), f"{name} bonus", 1, "connection_permits", str(name)),
-                            "cities": cities}
-    events = {}
-    for n, entry in enumerate(data.get("events") or [], start=1):
-        ident, kind = str(entry.get("id")), entry.get("kind")
-        if kind not in EVENT_KINDS:
-            error(f"event {ident}: kind {kind!r} is not one of {', '.join(EVENT_KINDS)}", "events", n)
-        if kind == "riot" and entry.get("city") not in gmap.cities:
-            error(f"event {ident}: riot needs a city of the map, not {entry.get('city')!r}", "events", n)
-        if kind == "trade_treaty" and gmap.countries.get(entry.get("country")) != "allied":
-            error(f"event {ident}: a trade treaty names an Allied state, not {entry.get('country')!r}", "events", n)
-        number(entry.get("turns"), f"event {ident} turns", 1, "events", n)
-        events[ident] = dict(entry)
-    wars = {}
-    for country, power in (data.get("wars") or {}).items():
-        if country not in foreign:
-            error(f"war {country!r}: not a Foreign country{suggestion(str(country), foreign)}", "wars", str(country))
-        if power not in (1, 2, 3):
-            error(f"war {country}: war power is 1 to 3, not {power!r}", "wars", str(country))
-        wars[str(country)] = power
-    war_deck = []
-    for troops, n in (data.get("war_deck") or {}).items():
-        if troops not in (1, 2, 3, 4):
-            error(f"war deck: troop numbers are 1 to 4, not {troops!r}", "war_deck", str(troops))
-        war_deck += [int(troops)] * number(n, f"war deck copies of {troops}", 1, "war_deck", str(troops))
-    if not war_deck:
-        error("war deck: no cards", "war_deck")
-    train_cost = number(data.get("train_cost"), "train_cost", 1, "train_cost")
-    start_cash = number(data.get("start_cash"), "start_cash", 0, "start_cash")
-    troops = number(data.get("troops_per_barracks"), "troops_per_barracks", 1, "troops_per_barracks")
-    peace = number(data.get("peace_cards", 0), "peace_cards", 0, "peace_cards")
+    permits = _operating_permits(found, foreign)
+    links = _connection_permits(found, gmap)
+    events = _events(found, gmap)
+    wars = _wars(found, foreign)
+    war_deck = _war_deck(found)
+    train_cost = _number(found, data.get("train_cost"), "train_cost", 1, "train_cost")
+    start_cash = _number(found, data.get("start_cash"), "start_cash", 0, "start_cash")
+    troops = _number(found, data.get("troops_per_barracks"), "troops_per_barracks", 1, "troops_per_barracks")
+    peace = _number(found, data.get("peace_cards", 0), "peace_cards", 0, "peace_cards")
     found.check()
     return Cards(str(file), cost, copies, train_cost, supply, start, start_cash, troops, permits, links, events,
                  wars, war_deck, peace)
+
+
+def _number(found: DataFile, value: Any, what: str, low: int = 0, *where: Any) -> int:
+    """``value`` when it is a whole number of at least ``low``; else an error, and ``low``."""
+    if not isinstance(value, int) or value < low:
+        found.error(f"{what} must be a whole number of at least {low}, not {value!r}", *where)
+        return low
+    return value
+
+
+def _buildings(found: DataFile) -> tuple[dict[str, int], dict[str, int]]:
+    """Each building kind's cost and number of cards."""
+    raw_b = found.data.get("buildings") or {}
+    cost, copies = {}, {}
+    for kind in BUILDINGS:
+        entry = raw_b.get(kind) or {}
+        cost[kind] = _number(found, entry.get("cost"), f"{kind} cost", 1, "buildings", kind)
+        copies[kind] = _number(found, entry.get("copies"), f"{kind} copies", 1, "buildings", kind)
+    for kind in raw_b:
+        if kind not in BUILDINGS:
+            found.error(f"unknown building {kind!r}{suggestion(kind, BUILDINGS)}", "buildings", str(kind))
+    return cost, copies
+
+
+def _trains(found: DataFile) -> tuple[int, int]:
+    """The train supply and each player's trains at the start."""
+    trains = found.data.get("trains") or {}
+    supply = _number(found, trains.get("supply"), "trains supply", 1, "trains", "supply")
+    start = _number(found, trains.get("start"), "trains start", 1, "trains", "start")
+    if start > supply:
+        found.error("trains: start must not exceed supply", "trains", "start")
+    return supply, start
+
+
+def _operating_permits(found: DataFile, foreign: list[str]) -> dict[str, int]:
+    """Foreign country -> the cost of its operating permit."""
+    permits = {}
+    for country, c in (found.data.get("operating_permits") or {}).items():
+        if country not in foreign:
+            found.error(f"operating permit {country!r}: not a Foreign country{suggestion(country, foreign)}",
+                        "operating_permits", str(country))
+        permits[str(country)] = _number(found, c, f"operating permit {country} cost", 1,
+                                        "operating_permits", str(country))
+    return permits
+
+
+def _connection_permits(found: DataFile, gmap: GameMap) -> dict[str, dict[str, Any]]:
+    """Connection permit name -> {cost, bonus, cities}."""
+    links = {}
+    for name, entry in (found.data.get("connection_permits") or {}).items():
+        where = ("connection_permits", str(name))
+        cities = [str(c) for c in entry.get("cities") or []]
+        for c in cities:
+            if c not in gmap.cities:
+                found.error(f"connection permit {name}: unknown city {c!r}{gmap.city_hint(c)}", *where)
+        if len(cities) < 2:
+            found.error(f"connection permit {name}: needs at least two cities", *where)
+        links[str(name)] = {"cost": _number(found, entry.get("cost"), f"{name} cost", 1, *where),
+                            "bonus": _number(found, entry.get("bonus"), f"{name} bonus", 1, *where),
+                            "cities": cities}
+    return links
+
+
+def _events(found: DataFile, gmap: GameMap) -> dict[str, dict[str, Any]]:
+    """Event id -> the event as written (name, kind, turns, ...)."""
+    events = {}
+    for n, entry in enumerate(found.data.get("events") or [], start=1):
+        ident, kind = str(entry.get("id")), entry.get("kind")
+        if kind not in EVENT_KINDS:
+            found.error(f"event {ident}: kind {kind!r} is not one of {', '.join(EVENT_KINDS)}", "events", n)
+        if kind == "riot" and entry.get("city") not in gmap.cities:
+            found.error(f"event {ident}: riot needs a city of the map, not {entry.get('city')!r}", "events", n)
+        if kind == "trade_treaty" and gmap.countries.get(entry.get("country")) != "allied":
+            found.error(f"event {ident}: a trade treaty names an Allied state, not {entry.get('country')!r}",
+                        "events", n)
+        _number(found, entry.get("turns"), f"event {ident} turns", 1, "events", n)
+        events[ident] = dict(entry)
+    return events
+
+
+def _wars(found: DataFile, foreign: list[str]) -> dict[str, int]:
+    """Foreign country -> the war power of its War! card."""
+    wars = {}
+    for country, power in (found.data.get("wars") or {}).items():
+        if country not in foreign:
+            found.error(f"war {country!r}: not a Foreign country{suggestion(str(country), foreign)}",
+                        "wars", str(country))
+        if power not in (1, 2, 3):
+            found.error(f"war {country}: war power is 1 to 3, not {power!r}", "wars", str(country))
+        wars[str(country)] = power
+    return wars
+
+
+def _war_deck(found: DataFile) -> list[int]:
+    """The War deck: one troop number per card."""
+    war_deck = []
+    for troops, n in (found.data.get("war_deck") or {}).items():
+        if troops not in (1, 2, 3, 4):
+            found.error(f"war deck: troop numbers are 1 to 4, not {troops!r}", "war_deck", str(troops))
+        war_deck += [int(troops)] * _number(found, n, f"war deck copies of {troops}", 1, "war_deck", str(troops))
+    if not war_deck:
+        found.error("war deck: no cards", "war_deck")
+    return war_deck

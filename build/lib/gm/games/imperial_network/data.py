@@ -141,14 +141,31 @@ def map_path(name: str) -> Path:
 def load_map(name: str) -> GameMap:
     path = map_path(name)
     found = DataFile(path)
-    data, error = found.data, found.error
-    countries = {str(k): str(v) for k, v in (data.get("countries") or {}).items()}
+    data = found.data
+    countries = _read_countries(found)
+    cities, aliases = _read_cities(found, countries)
+    lines, neighbours = _read_lines(found, cities)
+    _check_reach(found, str(data.get("home", "Berlin")), cities, countries, neighbours)
+    found.check()
+    return GameMap(str(data.get("name", name)), str(path), cities, lines, countries, aliases,
+                   {c: sorted(ns) for c, ns in neighbours.items()})
+
+
+def _read_countries(found: DataFile) -> dict[str, str]:
+    """Country -> kind (prussian, german, allied or foreign)."""
+    countries = {str(k): str(v) for k, v in (found.data.get("countries") or {}).items()}
     for country, kind in countries.items():
         if kind not in KINDS:
-            error(f"country {country}: kind {kind!r} is not one of {', '.join(KINDS)}", "countries", country)
+            found.error(f"country {country}: kind {kind!r} is not one of {', '.join(KINDS)}", "countries", country)
+    return countries
+
+
+def _read_cities(found: DataFile, countries: dict[str, str]) -> tuple[dict[str, City], dict[str, str]]:
+    """The cities, and every folded name or alias -> its city."""
+    error = found.error
     cities: dict[str, City] = {}
     aliases: dict[str, str] = {}
-    for name_, raw in (data.get("cities") or {}).items():
+    for name_, raw in (found.data.get("cities") or {}).items():
         name_ = str(name_)
         raw = raw or {}
         if "-" in name_:
@@ -169,9 +186,15 @@ def load_map(name: str) -> GameMap:
             if fold(alias) in aliases and aliases[fold(alias)] != name_:
                 error(f"city {name_}: the name {alias!r} is already {aliases[fold(alias)]}", "cities", name_)
             aliases[fold(alias)] = name_
+    return cities, aliases
+
+
+def _read_lines(found: DataFile, cities: dict[str, City]) -> tuple[dict[str, Line], dict[str, list[str]]]:
+    """The rail lines by key, and each city's neighbours along them."""
+    error = found.error
     lines: dict[str, Line] = {}
     neighbours: dict[str, list[str]] = {c: [] for c in cities}
-    for n, raw in enumerate(data.get("lines") or [], start=1):
+    for n, raw in enumerate(found.data.get("lines") or [], start=1):
         if not isinstance(raw, list) or len(raw) not in (3, 4):
             error(f"rail line {n}: write [city, city, capacity] or [city, city, capacity, mountain]", "lines", n)
             continue
@@ -193,25 +216,28 @@ def load_map(name: str) -> GameMap:
         lines[line.key] = line
         neighbours[a].append(b)
         neighbours[b].append(a)  # lines run both ways: the neighbour table is symmetric by construction
-    home = str(data.get("home", "Berlin"))
+    return lines, neighbours
+
+
+def _check_reach(found: DataFile, home: str, cities: dict[str, City], countries: dict[str, str],
+                 neighbours: dict[str, list[str]]) -> None:
+    """Every city, and a city of every foreign country, is reached by rail from ``home``."""
+    error = found.error
     if home not in cities:
         error(f"home {home!r} is not a city{suggestion(home, cities)}", "home")
-    else:
-        reached, todo = {home}, [home]
-        while todo:
-            for n_ in neighbours[todo.pop()]:
-                if n_ not in reached:
-                    reached.add(n_)
-                    todo.append(n_)
-        for country, kind in countries.items():
-            inside = [c for c in cities if cities[c].country == country]
-            if not inside:
-                error(f"country {country} has no city", "countries", country)
-            elif kind == "foreign" and not set(inside) & reached:
-                error(f"country {country} cannot be reached by rail from {home}", "countries", country)
-        for c in cities:
-            if c not in reached:
-                error(f"city {c} has no rail link to {home}", "cities", c)
-    found.check()
-    return GameMap(str(data.get("name", name)), str(path), cities, lines, countries, aliases,
-                   {c: sorted(ns) for c, ns in neighbours.items()})
+        return
+    reached, todo = {home}, [home]
+    while todo:
+        for n_ in neighbours[todo.pop()]:
+            if n_ not in reached:
+                reached.add(n_)
+                todo.append(n_)
+    for country, kind in countries.items():
+        inside = [c for c in cities if cities[c].country == country]
+        if not inside:
+            error(f"country {country} has no city", "countries", country)
+        elif kind == "foreign" and not set(inside) & reached:
+            error(f"country {country} cannot be reached by rail from {home}", "countries", country)
+    for c in cities:
+        if c not in reached:
+            error(f"city {c} has no rail link to {home}", "cities", c)

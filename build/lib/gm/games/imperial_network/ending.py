@@ -52,5 +52,6 @@ def simulation_figures(finals: list[State], cards: Cards | None) -> dict[str, An
             wins[s["seats"].index(w)] += 1 / len(s["winners"])
     figures["games won on capital"] = len(on_capital)
     for i, w in enumerate(wins):
-        figures[f"seat {i + 1} (drawn seat order) win rate, of games won on capital"] = round(w / max(len(on_capital), 1), 3)
+        figures[f"seat {i + 1} (drawn seat order) win rate, of games won on capital"] = \
+            round(w / max(len(on_capital), 1), 3)
     return figures

@@ -30,7 +30,8 @@ def _overlap(a: Box, b: Box) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def line_samples(segments: list[tuple[Point, Point]], discs: list[tuple[Point, float]], step: float = 3.0) -> list[Point]:
+def line_samples(segments: list[tuple[Point, Point]], discs: list[tuple[Point, float]],
+                 step: float = 3.0) -> list[Point]:
     """Points along the lines, outside the city discs they join (where a name must not sit)."""
     out = []
     for (x1, y1), (x2, y2) in segments:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import OrderError
 from ...names import fold, match, suggestion
-from ...orders import OrderLine, collect
+from ...orders import OrderLine, capped, collect
 from ..base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap, line_key
@@ -76,7 +76,7 @@ class Reader:
             start = len(head) + 1
             getattr(self, f"read_{key}")(line, start + len(rest) - len(rest.lstrip()), rest.strip())
         self.check_permits()
-        collect(capped(self.errors, lines[0].file if lines else ""))
+        collect(capped(self.errors, lines[0].file if lines else "", MAX_ERRORS))
         return self.orders
 
     def check_permits(self) -> None:
@@ -266,16 +266,6 @@ class Reader:
                 self.errors.append(line.error(f"you have no factory in {city}", offset))
             elif city not in self.orders["convert"]:
                 self.orders["convert"].append(city)
-
-
-def capped(errors: list[OrderError], file: str) -> list[OrderError]:
-    """At most MAX_ERRORS errors, then one line saying how many more there are."""
-    if len(errors) <= MAX_ERRORS + 1:  # the last may say the rest of the file was not read
-        return errors
-    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
-    rest = errors[MAX_ERRORS:]
-    return errors[:MAX_ERRORS] + [OrderError(f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}", line=rest[0].line, col=rest[0].col,
-                                             file=file)]
 
 
 def parse_orders(state: State, gmap: GameMap, cards: Cards, player: str, lines: list[OrderLine]) -> dict[str, Any]:

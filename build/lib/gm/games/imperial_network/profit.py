@@ -43,7 +43,8 @@ def profit(state: State, gmap: GameMap, cards: Cards, orders: dict, log: list[di
                               "trains_bought": bought, "extras": extras, "cash": cash_in}
         lost = goods - bought * cards.train_cost if war else 0
         text = (f"{player_ref(p)} earns {cash_in} RM (stations {stations}, factories {goods}"
-                f"{', bonuses ' + str(sum(e['amount'] for e in extras)) if extras else ''}) and buys {counted(bought, 'train')}"
+                f"{', bonuses ' + str(sum(e['amount'] for e in extras)) if extras else ''})"
+                f" and buys {counted(bought, 'train')}"
                 f"{f'; {lost} RM of factory money goes to the army' if lost else ''}.")
         log.append({"kind": "profit", "player": p, "text": text})
 
@@ -121,5 +122,6 @@ def check_end(state: State, gmap: GameMap, cards: Cards, options: dict, log: lis
         full = [p for p in state["players"] if state["trains_owned"][p] >= cards.supply]
         if full:
             state["last_turn"] = True
-            log.append({"kind": "last", "text": f"{' and '.join(map(player_ref, full))} own{'s' if len(full) == 1 else ''} all {cards.supply} trains: "
-                        "one more turn is played."})
+            log.append({"kind": "last",
+                        "text": f"{' and '.join(map(player_ref, full))} own{'s' if len(full) == 1 else ''} "
+                                f"all {cards.supply} trains: one more turn is played."})

@@ -25,7 +25,8 @@ def new_game(gmap: GameMap, cards: Cards, map_name: str, players: list[str], opt
         "deck": first_deck(cards, dice), "discard": [],
         "dealt": [], "event": None, "war": None, "war_queue": [],
         "war_deck": dice.shuffle("shuffle war deck", cards.war_deck, secret=True), "war_discard": [],
-        "annexed": [], "open_cities": [], "peace_since": None, "placements": {p: [] for p in players}, "train_steps": [],
+        "annexed": [], "open_cities": [], "peace_since": None, "placements": {p: [] for p in players},
+        "train_steps": [],
         "income": {}, "winners": None, "ended_by": None, "last_turn": False,
         "capital_history": {p: [] for p in players},
     }
@@ -48,15 +49,33 @@ SETTABLE = {"cash", "trains_owned", "buildings", "permits", "hand", "market", "d
 
 
 def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, Any]) -> State:
+    _refuse_unknown_keys(overrides)
     new = copy.deepcopy(state)
-    errors: list[str] = []
-    for key in overrides:
-        if key not in SETTABLE:
-            errors.append(f"setup: {key!r} cannot be set{suggestion(key, SETTABLE)}; "
-                          f"settable: {', '.join(sorted(SETTABLE))}")
+    players = state["players"]
+    errors = _set_values(new, cards, overrides, players)
+    errors += _position_problems(new, gmap, cards, players)
     if errors:
         raise UsageError("; ".join(errors))
-    players = state["players"]
+    # cards now in the market, hands, permits or the event leave the deck; the old market goes below it
+    taken = set(_held(new))
+    if "deck" not in overrides:
+        rest = [c for c in state["market"] if c not in taken]
+        new["deck"] = [c for c in new["deck"] if c not in taken] + rest
+    new["discard"] = [c for c in new["discard"] if c not in taken]
+    return new
+
+
+def _refuse_unknown_keys(overrides: dict[str, Any]) -> None:
+    errors = [f"setup: {key!r} cannot be set{suggestion(key, SETTABLE)}; settable: {', '.join(sorted(SETTABLE))}"
+              for key in overrides if key not in SETTABLE]
+    if errors:
+        raise UsageError("; ".join(errors))
+
+
+def _set_values(new: State, cards: Cards, overrides: dict[str, Any], players: list[str]) -> list[str]:
+    """Write ``overrides`` into ``new`` (per-player tables merged, the event and war filled in from
+    the cards); the problems found on the way."""
+    errors: list[str] = []
     for key, value in overrides.items():
         if isinstance(value, dict) and key in ("cash", "trains_owned", "buildings", "permits", "hand"):
             unknown = [p for p in value if p not in players]
@@ -75,6 +94,20 @@ def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, 
                           "card": f"war {target}", "troops": 0, "turns": 0}
         else:
             new[key] = copy.deepcopy(value)
+    return errors
+
+
+def _held(new: State) -> list[str]:
+    """The Network cards out of the deck: in the market, hands, permits and the running event."""
+    held = new["market"] + sum(new["hand"].values(), []) + sum(new["permits"].values(), [])
+    if isinstance(new["event"], dict):
+        held.append(new["event"]["card"])
+    return held
+
+
+def _position_problems(new: State, gmap: GameMap, cards: Cards, players: list[str]) -> list[str]:
+    """What makes the position set up illegal: unknown cities, cards, countries; bad numbers."""
+    errors: list[str] = []
     for p in players:
         for city, kind in new["buildings"][p].items():
             if city not in gmap.cities:
@@ -85,13 +118,10 @@ def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, 
             errors.append(f"setup cash: {p} needs a whole number of at least 0")
         if not 0 <= new["trains_owned"][p] <= cards.supply:
             errors.append(f"setup trains_owned: {p} owns 0 to {cards.supply}")
-    held = new["market"] + sum(new["hand"].values(), []) + sum(new["permits"].values(), [])
-    if isinstance(new["event"], dict):
-        held.append(new["event"]["card"])
-    elif new["event"] is not None:
+    if new["event"] is not None and not isinstance(new["event"], dict):
         errors.append(f"setup event: unknown event {new['event']!r}{suggestion(str(new['event']), cards.events)}")
     deck = set(cards.network_deck())
-    for card in held + new["deck"]:
+    for card in _held(new) + new["deck"]:
         if card not in deck:
             errors.append(f"setup: unknown card {card!r}{suggestion(card, deck)}")
     for country in new["annexed"]:
@@ -99,12 +129,4 @@ def apply_setup(state: State, gmap: GameMap, cards: Cards, overrides: dict[str, 
             errors.append(f"setup annexed: {country!r} is not a Foreign country")
     if sorted(new["seats"]) != sorted(players):
         errors.append("setup seats: every player once")
-    if errors:
-        raise UsageError("; ".join(errors))
-    # cards now in the market, hands, permits or the event leave the deck; the old market goes below it
-    taken = set(held)
-    if "deck" not in overrides:
-        rest = [c for c in state["market"] if c not in taken]
-        new["deck"] = [c for c in new["deck"] if c not in taken] + rest
-    new["discard"] = [c for c in new["discard"] if c not in taken]
-    return new
+    return errors

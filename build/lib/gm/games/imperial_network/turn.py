@@ -25,7 +25,8 @@ def resolve_turn(state: State, gmap: GameMap, cards: Cards, orders: dict[str, An
     log: list[dict] = []
     order = forward_order(state)
     log.append({"kind": "order", "forward": order,
-                "text": f"Turn {state['turn']}: forward order {', '.join(map(player_ref, order))}; trains in reverse order."})
+                "text": f"Turn {state['turn']}: forward order {', '.join(map(player_ref, order))}; "
+                        "trains in reverse order."})
     progress = place_kept(state, gmap, order, orders, log)
     progress |= convert_factories(state, cards, order, orders, log)
     progress |= buy(state, gmap, cards, order, orders, log)
@@ -56,7 +57,8 @@ def place_kept(state: State, gmap: GameMap, order: list[str], orders: dict, log:
                 continue
             state["buildings"][p][item["city"]] = item["kind"]
             done = True
-            log.append({"kind": "place", "player": p, "text": f"{player_ref(p)} places a kept {item['kind']} in {item['city']}."})
+            log.append({"kind": "place", "player": p,
+                        "text": f"{player_ref(p)} places a kept {item['kind']} in {item['city']}."})
     return done
 
 
@@ -68,7 +70,8 @@ def convert_factories(state: State, cards: Cards, order: list[str], orders: dict
             if not state["war"] or state["buildings"][p].get(city) != "factory":
                 continue
             if state["cash"][p] < cost:
-                log.append({"kind": "convert", "player": p, "text": f"{player_ref(p)} cannot pay {cost} to convert {city}."})
+                log.append({"kind": "convert", "player": p,
+                            "text": f"{player_ref(p)} cannot pay {cost} to convert {city}."})
                 continue
             state["cash"][p] -= cost
             state["buildings"][p][city] = "barracks"

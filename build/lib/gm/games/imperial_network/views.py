@@ -14,8 +14,8 @@ from .cards import Cards
 from .data import GameMap
 from .rules import capital, closed_lines, forward_order
 
-PUBLIC = ("map", "options", "players", "seats", "first", "snake", "turn", "cash", "trains_owned", "buildings", "permits",
-          "hand", "market", "discard", "dealt", "event", "war", "war_queue", "war_discard", "annexed",
+PUBLIC = ("map", "options", "players", "seats", "first", "snake", "turn", "cash", "trains_owned", "buildings",
+          "permits", "hand", "market", "discard", "dealt", "event", "war", "war_queue", "war_discard", "annexed",
           "open_cities", "peace_since", "placements", "train_steps", "income", "winners", "ended_by", "last_turn",
           "capital_history", "setup_log")
 GM_ONLY = ("deck", "war_deck")

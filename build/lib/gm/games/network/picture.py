@@ -3,10 +3,9 @@
 Drawing only; the view says what to draw."""
 from __future__ import annotations
 
-import importlib.util
-import os
 from typing import Any
 
+from ...fonts import dejavu
 from .board import COLUMNS, DEAD_CORNERS, GOAL_SQUARES, SQUARE_OF, TITLE
 from .render import BOARD_DARK, BOARD_LIGHT, GOAL_SHADE, LAST_MOVE, NETWORK, PIECE, _caption
 
@@ -33,14 +32,7 @@ class BoardPicture:
 
 
 def _font(size: int, bold: bool = False):
-    from PIL import ImageFont
-    spec = importlib.util.find_spec("matplotlib")  # its DejaVu fonts, found without importing it
-    if spec and spec.submodule_search_locations:
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        path = os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf", name)
-        if os.path.exists(path):
-            return ImageFont.truetype(path, round(size * 100 / 72 * SCALE))  # points at 100 dpi
-    return ImageFont.load_default()
+    return dejavu(round(size * 100 / 72 * SCALE), bold=bold)  # points at 100 dpi
 
 
 def _box(index: int, inset: float = 0) -> tuple[float, float, float, float]:

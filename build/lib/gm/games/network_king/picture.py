@@ -3,11 +3,10 @@
 drawing, which still makes every other format (SVG). Drawing only; the view says what to draw."""
 from __future__ import annotations
 
-import importlib.util
-import os
 from functools import lru_cache
 from typing import Any
 
+from ...fonts import dejavu
 from .render import PANEL_W, SCALE, Card, Layout, layout
 
 SS = 2                      # drawn at twice the size, then reduced: smooth edges
@@ -31,24 +30,13 @@ class BoardPicture:
         if format != "png":
             self.figure().savefig(target, format=format, dpi=dpi or self.gm_dpi)
             return
-        from PIL import Image
-        image = draw_png(layout(self.view, self.players))
-        palette = image.resize((max(image.width // 4, 1), max(image.height // 4, 1)), Image.Resampling.NEAREST)
-        palette = palette.quantize(256, method=Image.Quantize.FASTOCTREE)
-        image.quantize(palette=palette, dither=Image.Dither.NONE).save(target, format="PNG", compress_level=1)
+        from ...pictures import palette
+        palette(draw_png(layout(self.view, self.players))).save(target, format="PNG", compress_level=1)
 
 
 @lru_cache(maxsize=16)
 def _font(points: float, bold: bool = False, italic: bool = False):
-    from PIL import ImageFont
-    spec = importlib.util.find_spec("matplotlib")  # its DejaVu fonts, found without importing it
-    if spec and spec.submodule_search_locations:
-        style = ("Bold" if bold else "") + ("Oblique" if italic else "")
-        name = "DejaVuSans" + (f"-{style}" if style else "")
-        path = os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf", name + ".ttf")
-        if os.path.exists(path):
-            return ImageFont.truetype(path, round(points * 100 / 72 * SS))
-    return ImageFont.load_default()
+    return dejavu(round(points * 100 / 72 * SS), bold=bold, italic=italic)
 
 
 def _px(plan: Layout, x: float, y: float) -> tuple[float, float]:

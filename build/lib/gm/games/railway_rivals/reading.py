@@ -3,6 +3,7 @@ backtracks over long runs), numbers of ASCII digits only, long input cut short i
 on the errors one file gets (docs/rules/railway-rivals.md, "Writing orders")."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gm.errors import OrderError, OrderSyntaxError
@@ -145,6 +146,21 @@ def too_long(line) -> OrderError | None:
         return None
     return line.syntax(f"this line has {len(line.text):,} characters; a line of orders has at most "
                        f"{MAX_LINE:,}: it is not read")
+
+
+def readable_lines(lines: list, errors: list[OrderError]) -> Iterator:
+    """The lines to read, in order: a line too long is an error and is skipped; once the file has
+    MAX_ERRORS errors reading stops, with one more error saying where."""
+    for n, line in enumerate(lines):
+        if len(errors) >= MAX_ERRORS:
+            if len(errors) == MAX_ERRORS:
+                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
+            return
+        long = too_long(line)
+        if long:
+            errors.append(long)
+            continue
+        yield line
 
 
 def capped(errors: list[OrderError]) -> list[OrderError]:

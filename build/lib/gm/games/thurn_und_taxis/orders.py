@@ -13,7 +13,7 @@ from typing import Any
 
 from ...errors import IllegalOrderError, OrderError
 from ...names import fold, match, suggestion
-from ...orders import OrderLine, collect
+from ...orders import OrderLine, capped, collect
 from . import turn
 from .maps import GameMap
 
@@ -120,18 +120,8 @@ def parse_orders(gmap: GameMap, state: dict[str, Any], player: str, lines: list[
             else:
                 errors.append(IllegalOrderError(message, line=step["line"], col=col or step["col"],
                                                 text=step.get("text", ""), file=file))
-    collect(capped(errors, file))
+    collect(capped(errors, file, MAX_ERRORS))
     return orders
-
-
-def capped(errors: list[OrderError], file: str) -> list[OrderError]:
-    """At most MAX_ERRORS errors, then one line saying how many more there are."""
-    if len(errors) <= MAX_ERRORS + 1:  # the last may say the rest of the file was not read
-        return errors
-    errors = sorted(errors, key=lambda e: (e.line or 0, e.col or 0))
-    rest = errors[MAX_ERRORS:]
-    return errors[:MAX_ERRORS] + [OrderError(f"and {len(rest)} more error{'s' if len(rest) > 1 else ''}", line=rest[0].line, col=rest[0].col,
-                                             file=file)]
 
 
 def _read_line(gmap: GameMap, line: OrderLine, errors: list[OrderError]) -> tuple[str | None, dict | None]:

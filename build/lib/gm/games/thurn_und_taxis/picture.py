@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import json
 import math
-import os
 from typing import Any
 
+from ...fonts import dejavu
 from ..base import player_colours, player_names
 from .maps import GameMap
 from .render import FREE_CITY, PLAYER_COLOURS, _xy, panel_lines
@@ -49,14 +48,7 @@ class MapPicture:
 
 @functools.lru_cache(maxsize=8)
 def _font(size: float, bold: bool = False):
-    from PIL import ImageFont
-    spec = importlib.util.find_spec("matplotlib")  # its DejaVu fonts, found without importing it
-    if spec and spec.submodule_search_locations:
-        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-        path = os.path.join(spec.submodule_search_locations[0], "mpl-data", "fonts", "ttf", name)
-        if os.path.exists(path):
-            return ImageFont.truetype(path, round(size * PT))
-    return ImageFont.load_default()
+    return dejavu(round(size * PT), bold=bold)
 
 
 def _rgba(colour: str, alpha: float = 1.0) -> tuple[int, int, int, int]:

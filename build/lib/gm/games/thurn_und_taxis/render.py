@@ -44,6 +44,26 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
     xy = {c: _xy(gmap, c) for c in gmap.cities}
     for a, b in gmap.roads():
         ax.plot(*zip(xy[a], xy[b]), color="#9a8f7a", lw=1.6, zorder=1)
+    _draw_routes(ax, xy, view, viewer, colour)
+    _draw_cities(ax, gmap, xy)
+    _draw_houses(ax, xy, view, colour)
+    if blank:
+        title = gmap.title  # map 2's title says it is a reconstruction
+    else:
+        now = ("game over" if view["finished"] else
+               f"round {view['round']}, {name.get(view['to_move'], view['to_move'])} to move")
+        title = f"{gmap.title}: {now}"
+        _side_panel(side, gmap, view, viewer, colour, name)
+    fig.text(0.01, 0.985, title, fontsize=13, weight="bold", va="top", ha="left")
+    handles = _legend_handles(gmap, players, viewer, colour, name)
+    foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
+    return fig
+
+
+def _draw_routes(ax, xy: dict[str, tuple[float, float]], view: dict[str, Any], viewer: str | None,
+                 colour: dict[str, str]) -> None:
+    """Each player's route, side by side; the viewer's bold; a one-card route as a ring."""
+    players = view["players"]
     for i, p in enumerate(players):
         route = view["routes"][p]
         mine = p == viewer
@@ -57,6 +77,10 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
         pts = [(x + shift, y + shift) for x, y in (xy[c] for c in route)]
         ax.plot(*zip(*pts), color=colour[p], lw=6 if mine else 2, alpha=0.8 if mine else 0.7,
                 ls="-" if mine else "--", zorder=2 if mine else 3, solid_capstyle="round")
+
+
+def _draw_cities(ax, gmap: GameMap, xy: dict[str, tuple[float, float]]) -> None:
+    """The cities in their area colours (free cities as white squares), each with its name."""
     for free in (False, True):  # one scatter per marker shape: drawing is much faster batched
         names = [n for n, c in gmap.cities.items() if (c.area is None) == free]
         if names:
@@ -67,23 +91,17 @@ def draw(gmap: GameMap, view: dict[str, Any] | None, viewer: str | None, campaig
         ax.annotate(city, xy[city], xytext=(0, -15), textcoords="offset points", ha="center", va="top",
                     fontsize=8, zorder=6, bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none",
                                                 "alpha": 0.85})
+
+
+def _draw_houses(ax, xy: dict[str, tuple[float, float]], view: dict[str, Any], colour: dict[str, str]) -> None:
+    """Each player's houses as triangles above the cities, side by side."""
+    players = view["players"]
     for i, p in enumerate(players):
         houses = view["houses"][p]
         if houses:
             dx = 0.13 * (i - (len(players) - 1) / 2)
             ax.scatter([xy[c][0] + dx for c in houses], [xy[c][1] + 0.14 for c in houses], s=120,
                        c=colour[p], marker="^", edgecolors="black", linewidths=0.8, zorder=5)
-    if blank:
-        title = gmap.title  # map 2's title says it is a reconstruction
-    else:
-        now = ("game over" if view["finished"] else
-               f"round {view['round']}, {name.get(view['to_move'], view['to_move'])} to move")
-        title = f"{gmap.title}: {now}"
-        _side_panel(side, gmap, view, viewer, colour, name)
-    fig.text(0.01, 0.985, title, fontsize=13, weight="bold", va="top", ha="left")
-    handles = _legend_handles(gmap, players, viewer, colour, name)
-    foot.legend(handles=handles, loc="center", ncol=4, fontsize=8, frameon=False)
-    return fig
 
 
 def _legend_handles(gmap: GameMap, players: list[str], viewer: str | None, colour: dict[str, str],

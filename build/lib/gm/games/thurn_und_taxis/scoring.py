@@ -116,7 +116,8 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
         state["carriage"][player] = after
         helped = cartwright and before is not None and length <= before
         events.append({"kind": "carriage", "player": player, "carriage": after,
-                       "text": f"{player_ref(player)} gained carriage {after}" + (" (with the Cartwright)." if helped else ".")})
+                       "text": f"{player_ref(player)} gained carriage {after}"
+                               + (" (with the Cartwright)." if helped else ".")})
     for city in houses:
         state["houses"][player].append(city)
         state["houses_left"][player] -= 1
@@ -135,7 +136,8 @@ def score_route(gmap: GameMap, state: dict[str, Any], player: str, houses: list[
                        "text": f"{player_ref(player)} {why}: the game ends when this round is finished."})
     for tile in won:
         events.append({"kind": "tile", "player": player, "tile": tile["kind"], "points": tile["points"],
-                       "text": f"{player_ref(player)} took the {tile['kind']} tile ({counted(tile['points'], 'point')})."})
+                       "text": f"{player_ref(player)} took the {tile['kind']} tile "
+                               f"({counted(tile['points'], 'point')})."})
     state["discard"].extend(route)
     state["routes"][player] = []
 

@@ -213,8 +213,8 @@ class TurnRun:
             if route:
                 self.piles.discard(list(route))
                 self.events.append({"kind": "restart", "player": p, "discarded": list(route), "card": city,
-                                    "text": f"{player_ref(p)} discarded the route {' - '.join(route)} and began a new one "
-                                            f"with {city}{how}."})
+                                    "text": f"{player_ref(p)} discarded the route {' - '.join(route)} "
+                                            f"and began a new one with {city}{how}."})
             else:
                 self.events.append({"kind": "play", "player": p, "card": city, "end": "new",
                                     "text": f"{player_ref(p)} began a route with {city}{how}."})
@@ -371,8 +371,8 @@ def resolve_turn(gmap: GameMap, state: dict[str, Any], orders: dict[str, Any] | 
     run.begin(official, orders.get("official_step"))
     if orders.get("default"):
         run.events.append({"kind": "default", "player": player,
-                           "text": f"{player_ref(player)} played by the default rules: draws from the deck, the default "
-                                   "play, no scoring."})
+                           "text": f"{player_ref(player)} played by the default rules: draws from the deck, "
+                                   "the default play, no scoring."})
     for step in steps:
         try:
             run.do(step)

@@ -19,7 +19,7 @@ from gm.orders import OrderLine
 from ..build.company import place_name
 from ..build.orders import SegmentReader
 from ..money import route_fees
-from ..reading import MAX_ERRORS, Header, header, hint, reading_stopped, shown, small_number, too_long
+from ..reading import Header, header, hint, readable_lines, shown, small_number
 from ..words import company_by_word, company_names, count, ordinal
 from .network import Network, place_of, race_ends, railway, route_pips
 RACE_WORDS = ("race", "special run", "run")  # 'special run 13:' as the form lists it
@@ -92,15 +92,7 @@ def read_entries(state: dict[str, Any], hexmap: HexMap, player: str, lines: list
     net = railway(state, hexmap)
     entries: list[dict[str, Any]] = []
     seen: dict[int, int] = {}
-    for n, line in enumerate(lines):
-        if len(errors) >= MAX_ERRORS:
-            if len(errors) == MAX_ERRORS:
-                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
-            break
-        long = too_long(line)
-        if long:
-            errors.append(long)
-            continue
+    for line in readable_lines(lines, errors):
         head = header(line.text, RACE_WORDS, ("with", "powers"))
         if not head:
             words = line.text.split(None, 1)

@@ -22,7 +22,7 @@ from ..build.links import link_key
 from ..build.orders import SegmentReader
 from ..build.rounds import Cursor
 from ..build.turn import arrivals, build_event, record_steps, run_round, turn_builders
-from ..reading import MAX_ERRORS, Allowance, hint, reading_stopped, shown, too_long
+from ..reading import Allowance, hint, readable_lines, shown
 from ..money import BANK, build_payments, cash_event, pay_all, payment
 from ..words import company_names, count
 from .round import expansion_budget
@@ -35,15 +35,7 @@ def read_expansion(state: dict[str, Any], hexmap: HexMap, player: str, lines: li
     errors: list[OrderError] = []
     segments: list[dict[str, Any]] = []
     allowance = Allowance()
-    for n, line in enumerate(lines):
-        if len(errors) >= MAX_ERRORS:
-            if len(errors) == MAX_ERRORS:
-                errors.append(reading_stopped(line, 0, len(lines) - n - 1))
-            break
-        long = too_long(line)
-        if long:
-            errors.append(long)
-            continue
+    for line in readable_lines(lines, errors):
         header = _EXPAND.match(line.text)
         if not header:
             words = line.text.split(None, 1)
