@@ -3,6 +3,7 @@ folder (maps and templates travel inside the package), and `python -m gm` is the
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -19,8 +20,13 @@ def _run(args, cwd, **kw):
 
 
 def test_a_wheel_in_a_fresh_environment_runs_a_campaign(tmp_path):
+    # built from a copy of what the wheel is made of, so no build/ folder is left in the checkout
+    source = tmp_path / "source"
+    shutil.copytree(ROOT / "gm", source / "gm", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-          str(tmp_path / "dist"), str(ROOT)], cwd=tmp_path)
+          str(tmp_path / "dist"), str(source)], cwd=tmp_path)
     wheel = next((tmp_path / "dist").glob("gm-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "gm/maps/railway-rivals/tutorial.yaml" in names and "gm/templates/report.txt.j2" in names
