@@ -160,7 +160,8 @@ def _base(gmap: GameMap, view: dict[str, Any], players: list[dict] | None):
     return _BASES[key]
 
 
-def _boxes(gmap: GameMap, view: dict[str, Any], viewer: str | None, players: list[dict] | None) -> list[tuple[int, int, int, int]]:
+def _boxes(gmap: GameMap, view: dict[str, Any], viewer: str | None,
+           players: list[dict] | None) -> list[tuple[int, int, int, int]]:
     """Boxes (full size, even corners) covering every pixel the viewer's overlay may touch."""
     at, ids, margin = _Frame(gmap), view["players"], 30 * PT  # wider than any ring, line or cap
     points = [at.city(c, dx, dx) for i, p in enumerate(ids) for c in view["routes"][p]
