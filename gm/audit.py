@@ -45,7 +45,7 @@ def replay(campaign: Campaign) -> list[str]:
     settings = campaign.settings(0) or turn_settings(campaign, game)
     try:
         state0 = runner.start(game, campaign.map_name, campaign.player_ids, settings["options"],
-                              runner.turn_dice(master, 0))
+                              runner.turn_dice(master, 0), settings.get("names"))
     except GMError as exc:
         return problems + [f"turn 0 (set-up): cannot set up again: {exc}"]
     _compare(problems, "turn 0 (set-up): state", campaign.state(0), state0)

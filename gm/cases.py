@@ -19,7 +19,7 @@ from . import games, runner
 from .errors import GMError, UsageError
 from .fileio import load_yaml
 
-CASE_KEYS = {"id", "rule", "game", "map", "players", "options", "dice", "setup", "turns", "expect",
+CASE_KEYS = {"id", "rule", "game", "map", "players", "names", "options", "dice", "setup", "turns", "expect",
              "expect_errors", "expect_setup_error", "description", "notes"}
 
 
@@ -49,6 +49,9 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
         unknown = set(case) - CASE_KEYS
         if unknown:
             raise UsageError(f"{path}: case {case['id']!r} has unknown key(s) {', '.join(sorted(unknown))}")
+        if not isinstance(case.get("names") or {}, dict):
+            raise UsageError(f"{path}: case {case['id']!r}: 'names' maps player ids to display names "
+                             f"(names: {{cat: Cathérine}})")
     return cases
 
 
@@ -107,8 +110,9 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
     fixed = [int(v) for v in case.get("dice") or []]  # one list: the fixed dice run on from turn to turn
     refusal = case.get("expect_setup_error")
     try:
+        names = {str(k): str(v) for k, v in (case.get("names") or {}).items()}  # display names, as `gm new` gives
         state = runner.start(game, _resolve_map(case, base, game), players, dict(case.get("options") or {}),
-                             runner.turn_dice(master, 0, fixed))
+                             runner.turn_dice(master, 0, fixed), names)
         if case.get("setup"):
             state = runner.plain(game.apply_setup(state, copy.deepcopy(case["setup"])))
     except GMError as exc:

@@ -62,11 +62,12 @@ def new_campaign(path: str | Path, game_name: str, player_specs: list[str], *, m
     opts = read_options(game, options or {})
     master = master if master is not None else new_master_secret()
     dice = runner.turn_dice(master, 0)
-    state = runner.start(game, map_name, ids, opts, dice)  # before anything is written: bad input fails cleanly
+    names = {p["id"]: p["name"] for p in players}
+    state = runner.start(game, map_name, ids, opts, dice, names)  # before anything is written: bad input fails cleanly
     config = {"name": name or Path(path).name, "game": game.name, "map": map_name, "players": players,
               "options": opts, "nmr_policy": "default", "deadline": None}
     campaign = create_folder(Path(path), config, master)
-    write_resolved(campaign, game, 0, state, [], dice, settings=turn_settings(campaign, game))
+    write_resolved(campaign, game, 0, state, [], dice, settings={**turn_settings(campaign, game), "names": names})
     return campaign
 
 

@@ -97,6 +97,11 @@ def split_spec(spec: str) -> list[str]:
     return parts
 
 
+def default_name(pid: str) -> str:
+    """The display name of a player declared without one: 'ann' -> 'Ann', 'big_red' -> 'Big Red'."""
+    return pid.replace("_", " ").title()
+
+
 def parse_player_spec(spec: str) -> dict[str, str]:
     """'ID[:NAME[:EMAIL]]' -> {id, name, email}. A ':' inside a name is written '\\:'; anything
     that would shift part of a name into the address is refused rather than guessed."""
@@ -108,7 +113,7 @@ def parse_player_spec(spec: str) -> dict[str, str]:
     check_player_id(pid)
     if len(parts) > 3:
         raise UsageError(f"--player {_short(spec)} has more than ID:NAME:EMAIL; write a ':' inside a name as '\\:'")
-    name = parts[1].strip() if len(parts) > 1 and parts[1].strip() else pid.capitalize()
+    name = parts[1].strip() if len(parts) > 1 and parts[1].strip() else default_name(pid)
     email = parts[2].strip() if len(parts) > 2 else ""
     problem = text_problem(name, "the name", MAX_NAME)
     if problem:
@@ -171,7 +176,7 @@ def find_player(players: Iterable[dict[str, Any]], text: str) -> str:
     if len(named) == 1:
         return named[0]
     names = [str(p.get("name", p["id"])) for p in players]
-    listing = ", ".join(p["id"] if str(p.get("name", p["id"])) in (p["id"], p["id"].capitalize())
+    listing = ", ".join(p["id"] if str(p.get("name", p["id"])) in (p["id"], p["id"].capitalize(), default_name(p["id"]))
                         else f"{p['id']} ({p['name']})" for p in players)
     raise UsageError(f"unknown player {_short(wanted)}{suggestion(wanted, ids + names)}; players: {listing}")
 

@@ -46,10 +46,14 @@ def turn_dice(master: bytes, turn: int, fixed: list[int] | None = None) -> Dice:
                 fixed=fixed if fixed is not None else ())
 
 
-def start(game: Game, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
-    """The set-up state: options checked, players checked, the game's set-up made plain."""
+def start(game: Game, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice,
+          names: dict[str, str] | None = None) -> State:
+    """The set-up state: options checked, players checked, the game's set-up made plain.
+    ``names`` (display names at set-up) is passed on only when given, so a game written before
+    games took names still sets up."""
     game.check_players(players)
-    return plain(game.setup(map_name, players, read_options(game, options), dice))
+    extra = {"names": dict(names)} if names else {}
+    return plain(game.setup(map_name, players, read_options(game, options), dice, **extra))
 
 
 # ---- orders ------------------------------------------------------------------------------------

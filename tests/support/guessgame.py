@@ -18,7 +18,7 @@ class Guess(Game):
     max_players = 4
     options = {"turns": Option(3, "How many turns", kind=int)}
 
-    def setup(self, map_name, players, options, dice):
+    def setup(self, map_name, players, options, dice, names=None):
         return {"players": list(players), "turn": 0, "turns": options["turns"], "score": {p: 0 for p in players},
                 "last_roll": None, "guesses": {}}
 

@@ -70,7 +70,7 @@ class ImperialNetwork(Game):
         gmap = load_map(state["map"])
         return gmap, load_cards(gmap)
 
-    def setup(self, map_name, players, options, dice: Dice) -> State:
+    def setup(self, map_name, players, options, dice: Dice, names=None) -> State:
         self.check_players(players)
         name = map_name or self.default_map()
         gmap = load_map(name)

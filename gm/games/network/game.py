@@ -35,7 +35,7 @@ class NetworkGame(Game):
     }
 
     # ---- set-up -------------------------------------------------------------------------------
-    def setup(self, map_name, players, options, dice) -> State:
+    def setup(self, map_name, players, options, dice, names=None) -> State:
         self.check_players(players)
         if map_name:
             raise UsageError(f"Network is played on its own 8x8 board: it takes no map (not {map_name!r})")

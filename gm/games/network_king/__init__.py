@@ -44,7 +44,7 @@ class NetworkKing(Game):
     }
 
     # ---- set-up ----------------------------------------------------------------------------
-    def setup(self, map_name, players, options, dice: Dice) -> State:
+    def setup(self, map_name, players, options, dice: Dice, names=None) -> State:
         self.check_players(players)
         table_file = options.get("professions") or None
         table = ProfessionTable.load(table_file)

@@ -43,7 +43,7 @@ class RailwayRivals(Game):
         maps = self.maps()
         return "tutorial" if "tutorial" in maps else (maps[0] if maps else None)
 
-    def setup(self, map_name, players, options, dice) -> State:
+    def setup(self, map_name, players, options, dice, names=None) -> State:
         self.check_players(players)
         map_name = map_name or self.default_map()
         if map_name is None:
@@ -52,7 +52,8 @@ class RailwayRivals(Game):
         if unknown:
             raise UsageError(f"Railway Rivals has no option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
         hexmap = load_map(map_name)
-        return new_state(map_name, hexmap, list(players), read_game_options(dict(options), hexmap), dice)
+        return new_state(map_name, hexmap, list(players), read_game_options(dict(options), hexmap), dice,
+                         names=names)
 
     def apply_setup(self, state, overrides) -> State:
         return apply_setup(state, overrides)

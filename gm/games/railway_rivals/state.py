@@ -12,7 +12,7 @@ from gm.dice import Dice
 from gm.errors import UsageError
 from gm.hexmap.mapfile import load_map
 from gm.hexmap.model import HexMap
-from gm.names import match, suggestion
+from gm.names import fold, match, suggestion
 
 from ..base import Option
 from .build.links import link_key, link_problem
@@ -80,14 +80,34 @@ def roll_build_dice(dice: Dice, turn: int) -> list[int]:
     return [dice.roll(f"build turn {turn} round {r}", 6) for r in range(1, ROUNDS + 1)]
 
 
-def new_state(map_name: str, hexmap: HexMap, players: list[str], options: dict[str, Any], dice: Dice) -> dict:
+def default_company_names(players: list[str], names: dict[str, str] | None = None) -> dict[str, str]:
+    """Each company is first called after its player: the display name at set-up ("Cathérine"),
+    else the id ("big_red" -> "Big Red"). A display name is passed over for the id's form when it
+    is longer than a company name may be (40) or could be read as another company (the same name,
+    a colour, another player's id)."""
+    chosen: dict[str, str] = {}
+    taken = {fold(c) for c in COLOURS}
+    for p in players:
+        from_id = p.replace("_", " ").title()
+        given = " ".join(str((names or {}).get(p) or "").split())
+        others = {fold(q) for q in players if q != p}
+        if given and len(given) <= 40 and fold(given) not in taken | others | {fold(n) for n in chosen.values()}:
+            chosen[p] = given
+        else:
+            chosen[p] = from_id
+    return chosen
+
+
+def new_state(map_name: str, hexmap: HexMap, players: list[str], options: dict[str, Any], dice: Dice, *,
+              names: dict[str, str] | None = None) -> dict:
     colours = default_colours(players)
+    company_names = default_company_names(players, names)
     return {
         "map": map_name,
         "map_name": hexmap.name,
         "options": options,
         "players": list(players),
-        "companies": {p: {"name": p.replace("_", " ").title(), "colour": colours[p]} for p in players},
+        "companies": {p: {"name": company_names[p], "colour": colours[p]} for p in players},
         "stage": "build",
         "build_turn": 1,
         "build_turns": options["build_turns"],

@@ -34,7 +34,8 @@ class ThurnUndTaxis(Game):
         name = state_or_name["map"] if isinstance(state_or_name, dict) else state_or_name
         return maps.load(name)
 
-    def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice) -> State:
+    def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice,
+              names: dict[str, str] | None = None) -> State:
         self.check_players(players)
         if len(set(players)) != len(players):
             raise UsageError("every player needs an id of their own")
