@@ -123,8 +123,9 @@ def status(directory: str, as_json: bool) -> None:
                    f"{info['summary']}")
         return
     click.echo(f"{info['campaign']} ({info['game']}): turn {info['turn']}, {info['summary']}")
-    click.echo(f"  orders in:      {', '.join(info['in']) or '-'}")
-    click.echo(f"  orders missing: {', '.join(info['missing']) or '-'}")
+    from .players import labelled
+    click.echo(f"  orders in:      {', '.join(labelled(campaign.players, info['in'])) or '-'}")
+    click.echo(f"  orders missing: {', '.join(labelled(campaign.players, info['missing'])) or '-'}")
     for label, text in rows:
         click.echo(f"  {label + ':':<15} {text}")
 

@@ -20,7 +20,7 @@ from .names import suggestion
 from .orders import decode_order_bytes
 from .publish import public_players, write_resolved
 from .runner import Checked, read_options  # noqa: F401  (the engine's callers check and read options here)
-from .viewing import GM_VIEWER, game_viewer, visible_events
+from .viewing import GM_VIEWER, fill_names, game_viewer, visible_events
 
 
 # ---- set-up --------------------------------------------------------------------------------
@@ -228,8 +228,9 @@ def status(campaign: Campaign) -> dict[str, Any]:
     stored = campaign.stored_orders(last + 1)
     from .deadlines import deadline_status
     deadline = deadline_status(campaign).as_dict()
+    names = {p["id"]: str(p.get("name") or p["id"]) for p in campaign.players}
     return {"campaign": campaign.name, "game": game.name, "turn": last + 1, "last_resolved": last,
-            "phase": game.phase(state), "finished": game.finished(state), "summary": game.summary(state),
+            "phase": game.phase(state), "finished": game.finished(state), "summary": fill_names(game.summary(state), names),
             "due": due, "in": [p for p in due if p in stored], "missing": [p for p in due if p not in stored],
             "deadline": deadline["deadline"], "time_left": deadline["left"], "grace": deadline["grace"],
             "nmr_policy": deadline["policy"]}

@@ -97,6 +97,14 @@ def split_spec(spec: str) -> list[str]:
     return parts
 
 
+def labelled(players: list[dict[str, Any]], ids: list[str]) -> list[str]:
+    """How console output names players for the GM: 'Ann Smith (ann)', the id alone when the name
+    adds nothing ('ann' for Ann)."""
+    given = {p["id"]: str(p.get("name") or p["id"]) for p in players}
+    return [pid if given.get(pid, pid) in (pid, pid.capitalize(), default_name(pid)) else f"{given[pid]} ({pid})"
+            for pid in ids]
+
+
 def default_name(pid: str) -> str:
     """The display name of a player declared without one: 'ann' -> 'Ann', 'big_red' -> 'Big Red'."""
     return pid.replace("_", " ").title()

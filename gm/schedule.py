@@ -187,6 +187,12 @@ def show_moment(moment: dt.datetime, zone: dt.tzinfo) -> str:
             f"{utc:%H:%M} UTC" + ("" if same_day else f" {utc:%a %Y-%m-%d}"))
 
 
+def short_moment(moment: dt.datetime, zone: dt.tzinfo) -> str:
+    """'Sat 2026-12-05 18:00 GMT': the campaign's local time alone, short enough for a subject line."""
+    local = moment.astimezone(zone)
+    return f"{local:%a %Y-%m-%d %H:%M} {local.tzname() or zone_name(zone)}"
+
+
 # ---- writing the deadline into campaign.yaml ------------------------------------------------
 def deadline_text(moment: dt.datetime | None, zone: dt.tzinfo) -> str | None:
     return None if moment is None else moment.astimezone(zone).isoformat(timespec="minutes")

@@ -162,3 +162,10 @@ def test_turn_length_after_each_resolve(tmp_path, monkeypatch):
     monkeypatch.setenv("GM_NOW", "2026-12-01T15:45Z")
     resolve(camp, force=True)
     assert deadline_of(camp) == "2026-12-04T10:45-05:00"
+
+
+def test_a_reminder_subject_gives_the_deadline_in_the_campaigns_local_time():
+    from gm.schedule import short_moment
+    london = ZoneInfo("Europe/London")
+    assert short_moment(dt.datetime(2026, 12, 5, 18, tzinfo=dt.timezone.utc), london) == "Sat 2026-12-05 18:00 GMT"
+    assert short_moment(dt.datetime(2026, 7, 4, 17, tzinfo=dt.timezone.utc), london) == "Sat 2026-07-04 18:00 BST"

@@ -205,7 +205,7 @@ class Game:
         return new
 
     def summary(self, state: State) -> str:
-        """One line for ``gm status``: what is going on."""
+        """One line for ``gm status``: what is going on (players as ``player_ref(id)``: status names them)."""
         return self.phase(state)
 
 

@@ -24,8 +24,9 @@ def due_reminders(campaign: Campaign,
                         "(or a schedule: in campaign.yaml)")
     if info.phase == "passed":
         return [], [f"the deadline and grace period of turn {info.turn} have passed; no reminders sent"]
-    from ..schedule import campaign_zone, show_moment
-    shown = show_moment(info.deadline, campaign_zone(campaign))
+    from ..schedule import campaign_zone, short_moment, show_moment
+    zone = campaign_zone(campaign)
+    shown, subject_moment = show_moment(info.deadline, zone), short_moment(info.deadline, zone)
     log = already_sent(campaign)
     out, notes = [], []
     for player in info.missing:
@@ -36,7 +37,7 @@ def due_reminders(campaign: Campaign,
         if "@" not in str(campaign.player(player).get("email") or ""):
             notes.append(f"{player}: no e-mail address in campaign.yaml; not reminded")
             continue
-        out.append((key, reminder_message(campaign, player, info.turn, info.deadline.isoformat(timespec="minutes"),
+        out.append((key, reminder_message(campaign, player, info.turn, subject_moment,
                                           info.left, POLICIES[info.policy], shown=shown)))
     if not info.missing:
         notes.append(f"every player's orders for turn {info.turn} are in")

@@ -12,7 +12,7 @@ from typing import Any
 from ...dice import Dice
 from ...orders import OrderLine, read_frame
 from ...errors import MapError, MapErrors, OrderErrors, UsageError
-from ..base import Event, Game, Option, Orders, State
+from ..base import Event, Game, Option, Orders, State, player_ref
 from . import bot, views
 from .cards import Cards, load_cards
 from .data import GameMap, load_map, shipped
@@ -97,7 +97,7 @@ class ImperialNetwork(Game):
 
     def summary(self, state: State) -> str:
         if state["winners"] is not None:
-            won = " and ".join(state["winners"]) or "nobody"
+            won = " and ".join(player_ref(p) for p in state["winners"]) or "nobody"
             return f"game over ({state['ended_by']}): {won} win{'s' if len(state['winners']) == 1 else ''}"
         war = f", war against {state['war']['target']}" if state["war"] else ""
         return f"{self.phase(state)}{war}"

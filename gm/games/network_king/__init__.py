@@ -80,12 +80,12 @@ class NetworkKing(Game):
     def summary(self, state: State) -> str:
         phase = self.phase(state)
         if phase == "decks":
-            return "waiting for deck lists from " + ", ".join(self.due(state))
+            return "waiting for deck lists from " + ", ".join(player_ref(p) for p in self.due(state))
         if phase == "over":
             held = sum(1 for owner in state["studio_owner"].values() if owner == state["winner"])
-            return f"{state['winner']} won, holding {held} of 3 studios"
-        sizes = ", ".join(f"{p} {len(state['hands'][p])}" for p in state["players"])
-        return f"{state['to_move']} to hire (cards in hand: {sizes})"
+            return f"{player_ref(state['winner'])} won, holding {held} of 3 studios"
+        sizes = ", ".join(f"{player_ref(p)} {len(state['hands'][p])}" for p in state["players"])
+        return f"{player_ref(state['to_move'])} to hire (cards in hand: {sizes})"
 
     def outcome(self, state: State) -> Outcome | None:
         winner = state.get("winner")

@@ -1,5 +1,6 @@
-"""Issue 15 item 18: a Railway Rivals company is first called by its player's display name, and a
-later change of that name changes neither the company nor a replay."""
+"""Players are named by their names (issue 15 items 18 and 24): a Railway Rivals company is first
+called by its player's display name, and a later change of that name changes neither the company
+nor a replay; `gm status` names players, with the id where the GM needs it."""
 from __future__ import annotations
 
 import yaml
@@ -47,3 +48,12 @@ def test_a_campaign_set_up_before_names_were_recorded_replays_clean(tmp_path):
     (camp / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
     assert audit.replay(Campaign(camp)) == []
     assert Campaign(camp).state(0)["companies"]["cat"]["name"] == "Cat"
+
+
+def test_status_names_the_players(tmp_path):
+    camp = tmp_path / "nk"
+    _gm("new", "network-king", camp, "--player", "ann:Ann Smith", "--player", "bob")
+    out = _gm("status", camp)
+    assert "waiting for deck lists from Ann Smith, Bob" in out
+    assert "orders missing: Ann Smith (ann), bob" in out
+    assert "@{" not in out
