@@ -93,11 +93,13 @@ def new(game: str, directory: str, players: tuple[str, ...], map_name: str | Non
     Example: gm new network camp --player ann:Ann:ann@example.org --player bob
     """
     from .engine import new_campaign, parse_option_specs, status
+    from .players import labelled
     campaign = new_campaign(directory, game, list(players), map_name=map_name,
                             options=parse_option_specs(list(options)), name=name)
     info = status(campaign)
     click.echo(f"Created {campaign.path} ({campaign.game_name}); turn {info['turn']} waits for: "
-               f"{', '.join(info['due']) or 'nobody'}. Reports for the set-up: {campaign.path}/turns/000/reports/")
+               f"{', '.join(labelled(campaign.players, info['due'])) or 'nobody'}. "
+               f"Reports for the set-up: {campaign.path}/turns/000/reports/")
     for warning in campaign.setup_warnings():
         click.echo(warning, err=True)
 
@@ -134,14 +136,15 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def _print_checked(results, *, stored: bool | None = None) -> int:
+def _print_checked(results, campaign, *, stored: bool | None = None) -> int:
+    from .players import labelled
     bad = 0
     for r in results:
         for line in r.errors:
             click.echo(line, err=True)
         if r.ok:
             what = "stored" if stored else "ok"
-            click.echo(f"{r.file}: {what} ({r.player})")
+            click.echo(f"{r.file}: {what}, orders of {labelled(campaign.players, [r.player])[0]}")
             for note in r.notes:
                 click.echo(f"  {note}")
         else:
@@ -163,7 +166,8 @@ def check(directory: str, files: tuple[str, ...], player: str | None) -> None:
     Example: gm check camp orders/ann.txt
     """
     from .engine import check_files
-    sys.exit(_print_checked(check_files(campaign_at(directory), list(files), player)))
+    campaign = campaign_at(directory)
+    sys.exit(_print_checked(check_files(campaign, list(files), player), campaign))
 
 
 @main.command()
@@ -178,9 +182,10 @@ def submit(directory: str, files: tuple[str, ...], player: str | None, force: bo
     Example: gm submit camp orders/ann.txt
     """
     from .engine import submit_files
-    results = submit_files(campaign_at(directory), list(files), player, force=force, as_gm=as_gm)
+    campaign = campaign_at(directory)
+    results = submit_files(campaign, list(files), player, force=force, as_gm=as_gm)
     clean = all(r.ok for r in results)
-    code = _print_checked(results, stored=True if (clean or force) else False)
+    code = _print_checked(results, campaign, stored=True if (clean or force) else False)
     if force and not clean:
         click.echo("stored with errors (--force): the GM must settle them before resolving", err=True)
     sys.exit(code)
@@ -197,7 +202,9 @@ def resolve(directory: str, force: bool) -> None:
     from .engine import resolve as resolve_turn
     campaign = campaign_at(directory)
     result = resolve_turn(campaign, force=force)
-    click.echo(f"Turn {result.turn} resolved." + (f" Missed turn: {', '.join(result.nmr)}." if result.nmr else ""))
+    from .players import labelled
+    missed = ", ".join(labelled(campaign.players, result.nmr))
+    click.echo(f"Turn {result.turn} resolved." + (f" Missed turn: {missed}." if result.nmr else ""))
     for event in result.events:
         if event.get("text") and not event.get("private"):
             click.echo(f"  {event['text']}")

@@ -157,10 +157,12 @@ def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str |
     info = deadline_status(campaign, now)
     if not info.missing:
         return None
-    waiting = ", ".join(info.missing)
+    from .players import labelled
+    from .schedule import campaign_zone, show_moment
+    waiting = ", ".join(labelled(campaign.players, info.missing))
     if info.phase in ("open", "grace"):
         return (f"turn {info.turn}: waiting for orders from {waiting}; "
-                f"deadline {info.deadline.isoformat()} ({info.left})")
+                f"deadline {show_moment(info.deadline, campaign_zone(campaign))} ({info.left})")
     if info.phase == "passed" and info.policy != "hold":
         return None
     if info.phase == "passed":

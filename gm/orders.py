@@ -198,6 +198,29 @@ def preamble_note(frame: OrderText) -> str | None:
             "orders go below the 'player:' line")
 
 
+SIGNOFF_LINES = 3   # a sign-off is a line or three ("Cheers," / "Ann")
+SIGNOFF_WORDS = 4
+
+
+def signoff_hint(frame: OrderText, errors: list[OrderError]) -> None:
+    """When the last few order lines are short and every one of them is an error, while an order
+    line above them was read, they are most likely a sign-off written without the '-- ' line: the
+    first of their errors says so (the errors stay errors: gm does not guess)."""
+    wrong = {e.line for e in errors}
+    tail: list[OrderLine] = []
+    for line in reversed(frame.lines):
+        if line.number not in wrong:
+            break
+        tail.insert(0, line)
+    if not tail or len(tail) > SIGNOFF_LINES or len(tail) == len(frame.lines):
+        return
+    if any(len(line.text.split()) > SIGNOFF_WORDS for line in tail):
+        return
+    first = min((e for e in errors if e.line == tail[0].number), key=lambda e: e.col or 0)
+    first.message += ("; if this is your sign-off, put a line '-- ' (two dashes and a space) above it, "
+                      "or delete it")
+
+
 def canonical_text(frame: OrderText, *, player: str | None = None, turn: int | None = None) -> str:
     """The orders to store: ``player:`` and ``turn:`` headers (``player``/``turn`` given replace
     the file's, e.g. the id found from a display name) and the game lines, each stripped of

@@ -15,7 +15,7 @@ from .dice import Dice, turn_seed
 from .errors import GMError, InputError, OrderError, OrderErrors, OrderSyntaxError, UsageError, located_lines
 from .games.base import Event, Game, Orders, Outcome, State
 from .names import suggestion
-from .orders import canonical_text, frame_player, preamble_note, read_frame
+from .orders import canonical_text, frame_player, preamble_note, read_frame, signoff_hint
 
 # what replaces the orders of a due player who sent none
 NMR_POLICIES = ("default", "bot")
@@ -99,13 +99,16 @@ def check(game: Game, state: State, text: str, *, file: str, players: list[str] 
         head = frame.header_lines.get("player", 1)
         errors += _parse(game, state, who, frame.lines, checked, file=file, line=head, turn=turn)
     errors.sort(key=lambda e: (e.line or 0, e.col or 0))
+    signoff_hint(frame, errors)
     checked.problems = errors
     note = preamble_note(frame)
     if note:
         checked.notes.insert(0, note)
     if errors:
         checked.orders = None
-    else:
+    elif not frame.lines and not any(n.startswith("you ") for n in checked.notes):
+        checked.notes.append("there are no order lines below the headers: nothing is done for you this turn")
+    if not errors:
         checked.canonical = canonical_text(frame, player=who, turn=turn)
     return checked
 

@@ -277,7 +277,7 @@ def test_deadline_refuses_early_resolve_then_applies_policy(camp, tmp_path):
     config["deadline"] = "2999-01-01T18:00+00:00"
     (camp / "campaign.yaml").write_text(yaml.safe_dump(config))
     run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"))
-    assert "waiting for orders from bob; deadline 2999-01-01T18:00:00+00:00" in run("resolve", camp, code=1).output
+    assert "waiting for orders from bob; deadline Tue 2999-01-01 18:00 UTC" in run("resolve", camp, code=1).output
     assert "left" in run("status", camp).output
     config["deadline"] = "2000-01-01T18:00+00:00"
     (camp / "campaign.yaml").write_text(yaml.safe_dump(config))

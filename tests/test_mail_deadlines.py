@@ -69,7 +69,7 @@ def test_resolve_waits_before_the_deadline_and_runs_early_when_all_are_in(tmp_pa
     camp = guess_campaign(tmp_path, deadline=DEADLINE, grace="2h", nmr_policy="default")
     store(camp, "ann")
     before = at("2026-12-01T12:00:00")
-    assert "waiting for orders from bob; deadline 2026-12-01T18:00:00+01:00 (5h left)" in resolve_refusal(camp, before)
+    assert "waiting for orders from bob; deadline Tue 2026-12-01 17:00 UTC (5h left)" in resolve_refusal(camp, before)
     assert "of grace left" in resolve_refusal(camp, at("2026-12-01T18:00:00"))
     assert resolve_refusal(camp, at("2026-12-01T19:00:01")) is None  # default policy takes over
     store(camp, "bob")

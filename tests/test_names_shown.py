@@ -28,8 +28,10 @@ def test_the_company_carries_the_players_name_and_a_rename_keeps_replay_exact(tm
     assert settings["names"] == {"cat": "Cathérine", "big_red": "Big Red"}
     report = (camp / "turns" / "000" / "reports" / "cat.txt").read_text()
     assert "Cathérine" in report and "Cat " not in report
+    refusal = CliRunner().invoke(main, ["resolve", str(camp)])
+    assert refusal.exit_code == 1 and "waiting for orders from Cathérine (cat), big_red" in refusal.output
     _gm("player", camp, "cat", "--name", "Kitty")
-    _gm("resolve", camp, "--force")
+    assert "Missed turn: Kitty (cat), big_red." in _gm("resolve", camp, "--force")
     assert Campaign(camp).state(1)["companies"]["cat"]["name"] == "Cathérine"
     assert audit.replay(Campaign(camp)) == []
 

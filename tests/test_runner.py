@@ -115,3 +115,35 @@ def test_an_old_railway_rivals_nmr_option_is_the_campaign_policy(tmp_path):
     assert settings["applied_policy"] == "bot" and "nmr" not in settings["options"]
     assert result.nmr == ["ann", "bob"] and any(e["kind"] == "build" for e in result.events)
     assert audit.replay(Campaign(camp)) == []
+
+
+def test_a_sign_off_without_the_dashes_is_an_error_that_says_what_to_do():
+    """Issue 15 item 15: 'Cheers, / Ann' under the orders is refused line by line, and the first
+    of those errors tells the player to put '-- ' above a sign-off."""
+    state = _start()
+    text = "player: ann\nguess 3\n\nCheers,\nAnn\n"
+    checked = runner.check(GUESS, state, text, file="a.txt", players=["ann", "bob"], turn=1)
+    assert [e.line for e in checked.problems] == [4, 5]
+    assert "put a line '-- '" in checked.problems[0].message and "'-- '" not in checked.problems[1].message
+    signed = runner.check(GUESS, state, "player: ann\nguess 3\n-- \nCheers,\nAnn\n", file="a.txt",
+                          players=["ann", "bob"], turn=1)
+    assert signed.ok
+    # a file that is wrong throughout, or a long wrong last line, is no sign-off
+    for text in ("player: ann\nguess x\n", "player: ann\nguess 3\nguess three or four, whatever you like\n"):
+        checked = runner.check(GUESS, state, text, file="a.txt", players=["ann", "bob"], turn=1)
+        assert checked.problems and all("'-- '" not in e.message for e in checked.problems)
+
+
+def test_orders_with_no_order_lines_get_a_note():
+    """Issue 15 item 15: clean orders that do nothing say so (a game may say it in its own words)."""
+    imperial = games.get("imperial-network")  # empty orders are legal there: no purchase, no train
+    players = ["ann", "bob", "cy"]
+    state = runner.start(imperial, None, players, {}, runner.turn_dice(bytes(32), 0))
+    checked = runner.check(imperial, state, "player: ann\nturn: 1\n", file="a.txt", players=players, turn=1)
+    assert checked.ok and checked.notes[-1] == \
+        "there are no order lines below the headers: nothing is done for you this turn"
+    rr = games.get("railway-rivals")
+    state = runner.start(rr, "tutorial", ["ann", "bob"], {}, runner.turn_dice(bytes(32), 0))
+    checked = runner.check(rr, state, "player: ann\nturn: 1\n", file="a.txt", players=["ann", "bob"], turn=1)
+    assert checked.ok and checked.notes == [
+        f"you build nothing this turn: all {sum(state['build_dice'])} pips of the three rounds are lost"]

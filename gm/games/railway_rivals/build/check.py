@@ -67,6 +67,10 @@ def check_orders(state: dict[str, Any], hexmap, player: str, orders: dict[str, A
             notes.append(f"round {round_no}: {cursor.pip} of {die} pip{'s' if die > 1 else ''}"
                          + (f", {die - cursor.pip} unused" if cursor.pip < die else "")
                          + (f"; pays {cost}: {detail}" if cost else "; pays nothing"))
+    if not any(orders["rounds"]):
+        pips = sum(state["build_dice"])
+        notes.append(f"you build nothing this turn: all {count(pips, 'pip')} of the three rounds are lost")
+        return errors, notes
     notes.append(f"cash {state['cash'][player]}, builds cost at least {cash_total} (more if rivals build "
                  f"in the way this turn)" + (f"; first to reach {', '.join(reached)} if no rival gets there "
                                              f"first (+{state['options']['town_bonus']} each)" if reached else ""))
