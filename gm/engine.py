@@ -230,7 +230,8 @@ def status(campaign: Campaign) -> dict[str, Any]:
     deadline = deadline_status(campaign).as_dict()
     names = {p["id"]: str(p.get("name") or p["id"]) for p in campaign.players}
     return {"campaign": campaign.name, "game": game.name, "turn": last + 1, "last_resolved": last,
-            "phase": game.phase(state), "finished": game.finished(state), "summary": fill_names(game.summary(state), names),
+            "phase": game.phase(state), "finished": game.finished(state),
+            "summary": fill_names(game.summary(state), names),
             "due": due, "in": [p for p in due if p in stored], "missing": [p for p in due if p not in stored],
             "deadline": deadline["deadline"], "time_left": deadline["left"], "grace": deadline["grace"],
             "nmr_policy": deadline["policy"]}

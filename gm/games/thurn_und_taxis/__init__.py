@@ -65,8 +65,8 @@ class ThurnUndTaxis(Game):
 
     def summary(self, state: State) -> str:
         if state.get("finished"):
-            won = views.winners(state) or []
-            return f"game over: {' and '.join(player_ref(p) for p in won)} win{'s' if len(won) == 1 else ' (a shared win)'}"
+            won = [player_ref(p) for p in views.winners(state) or []]
+            return f"game over: {' and '.join(won)} win{'s' if len(won) == 1 else ' (a shared win)'}"
         ending = " (last round)" if state.get("end_triggered_by") else ""
         return f"round {state['round']}{ending}: {player_ref(state['to_move'])} to move"
 
