@@ -23,6 +23,12 @@ from .setup_state import apply_setup, new_game
 from .turn import resolve_turn
 
 
+# how a finished game ended, for `gm status`
+ENDINGS = {"capital": "most capital at the end", "turn limit": "most capital at the turn limit",
+           "fatherland": "Fatherland victory: every neighbour annexed",
+           "exhaustion": "the Empire is exhausted: everybody loses"}
+
+
 class ImperialNetwork(Game):
     name = "imperial-network"
     title = "Imperial Network"
@@ -98,7 +104,8 @@ class ImperialNetwork(Game):
     def summary(self, state: State) -> str:
         if state["winners"] is not None:
             won = " and ".join(player_ref(p) for p in state["winners"]) or "nobody"
-            return f"game over ({state['ended_by']}): {won} win{'s' if len(state['winners']) == 1 else ''}"
+            how = ENDINGS.get(state["ended_by"], str(state["ended_by"]))
+            return f"{won} win{'s' if len(state['winners']) <= 1 else ''} ({how})"
         war = f", war against {state['war']['target']}" if state["war"] else ""
         return f"{self.phase(state)}{war}"
 

@@ -111,7 +111,7 @@ class RailwayRivals(Game):
 
     def summary(self, state) -> str:
         if state["stage"] == "over":
-            return "the game is over: " + ", ".join(
+            return "final cash: " + ", ".join(
                 f"{x['place']}. {state['companies'][x['player']]['name']} {x['cash']}" for x in state["ranking"])
         if state["stage"] == "operate":
             if state["operate_phase"] == "expansion":

@@ -66,7 +66,7 @@ class ThurnUndTaxis(Game):
     def summary(self, state: State) -> str:
         if state.get("finished"):
             won = [player_ref(p) for p in views.winners(state) or []]
-            return f"game over: {' and '.join(won)} win{'s' if len(won) == 1 else ' (a shared win)'}"
+            return f"{' and '.join(won)} win{'s' if len(won) == 1 else ' (a shared win)'}"
         ending = " (last round)" if state.get("end_triggered_by") else ""
         return f"round {state['round']}{ending}: {player_ref(state['to_move'])} to move"
 
