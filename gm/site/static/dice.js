@@ -178,9 +178,12 @@
     box.hidden = result.failures.length === 0;
     const how = subtle ? "Web Crypto" : "this page's own SHA-256 (Web Crypto needs https)";
     const hiddenNote = result.secretVerified ? " (" + result.secretVerified + " of them hidden rolls revealed at the end)" : "";
+    const seeds = result.seedsOk + " seed" + (result.seedsOk === 1 ? "" : "s");
     summary.textContent = result.failed
       ? result.failed + " failed, " + result.verified + " verified: see the list below."
-      : "All " + result.verified + " rolls verified" + hiddenNote + " by your browser (" + how + ").";
+      : result.verified === 0
+        ? "No rolls to check; " + seeds + " checked by your browser (" + how + ")."
+        : "All " + result.verified + " rolls verified" + hiddenNote + " by your browser (" + how + ").";
     summary.className = "summary " + (result.failed ? "bad" : "ok");
     const b = document.body.dataset;
     b.seedsVerified = result.seedsOk;
