@@ -4,8 +4,10 @@ describes the format; docs/site.md explains it.
 
 Everything here comes through the one door for what a viewer gets (``gm.viewing.seen_by``) with
 the viewer "public", plus the public players (id, name, colour: never addresses), the revealed
-dice of each turn and the commitment published before it. Secret rolls (hidden shuffles, kept in
-``secret/``) and the master secret never appear.
+dice of each turn and the commitment published before it, and each turn's order receipts
+(``gm.reveal``). Secret rolls (hidden shuffles, kept in ``secret/``) appear only once the game is
+over, as the final reports reveal their seeds (``gm.reveal.revealed_secret_dice``); during play
+only their count and commitment. The master secret never appears.
 """
 from __future__ import annotations
 
@@ -61,9 +63,10 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
     """Keyed hash of what a turn's public record is made of: unchanged files, unchanged entry.
     Keyed, because a plain hash of a state holding hidden cards could be searched for the cards."""
     mac = hmac.new(key, str(turn).encode(), hashlib.sha256)
-    for name in ("state.yaml", "events.yaml", "dice.yaml"):
-        path = campaign.turn_dir(turn) / name
-        mac.update(name.encode() + b"\0")
+    folder = campaign.turn_dir(turn)
+    orders = sorted((folder / "orders").glob("*.txt")) + sorted((folder / "orders").glob("*.errors"))
+    for path in [folder / n for n in ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml")] + orders:
+        mac.update(path.relative_to(folder).as_posix().encode() + b"\0")
         mac.update(path.read_bytes() if path.exists() else b"-")
     mac.update(json.dumps(press(campaign, turn), sort_keys=True, default=str).encode())
     return mac.hexdigest()
@@ -93,6 +96,7 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
                commitments: Commitments, state: dict[str, Any] | None = None,
                events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One resolved turn as the public sees it (``state`` and ``events``: already read)."""
+    from .reveal import secret_announced, turn_orders
     from .viewing import seen_by
     state = campaign.state(turn) if state is None else state
     events = campaign.events(turn) if events is None else events
@@ -107,7 +111,9 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
         "due": list(game.due(state)),
         "view": json_safe(seen.view),
         "events": json_safe(seen.events),
-        "dice": {"seed": log.get("seed"), "commitment": commitments.before(turn), "rolls": rolls},
+        "dice": {"seed": log.get("seed"), "commitment": commitments.before(turn), "rolls": rolls,
+                 **secret_announced(log)},
+        "orders": turn_orders(campaign, turn, events),
         "next_commitment": None if finished else commitments.before(turn + 1),
         "outcome": outcome(game, state, players),
         "press": press(campaign, turn),
@@ -164,10 +170,14 @@ def public_record(campaign: Campaign, *, entries: dict[int, dict[str, Any]] | No
     entries = dict(entries or {})
     turns = [entries.get(t) or turn_entry(campaign, game, t, players, commitments)
              for t in campaign.resolved_turns()]
-    record = header(campaign, game)
-    record["outcome"] = turns[-1]["outcome"] if turns else None
-    record["turns"] = turns
-    return record
+    return whole_record(campaign, header(campaign, game), turns)
+
+
+def whole_record(campaign: Campaign, head: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The header, the outcome, the hidden rolls once the game is over (null before), the turns."""
+    from .reveal import revealed_secret_dice
+    return dict(head, outcome=turns[-1]["outcome"] if turns else None,
+                secret_dice=revealed_secret_dice(campaign, turns), turns=turns)
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from gm.campaign import Campaign
 from gm.cli import main
 from gm.fileio import write_yaml
 from gm.record import public_record
-from test_site_support import GAME_NAMES, MASTER, copy_campaign, seeded_campaign
+from test_site_support import FINISHED, GAME_NAMES, MASTER, copy_campaign, seeded_campaign
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "record.schema.json").read_text())
 
@@ -57,18 +57,20 @@ def test_secret_rolls_stay_out(tmp_path):
     assert hidden and not labels & hidden
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
-def test_hidden_information_does_not_change_the_record_or_the_site(name, tmp_path, monkeypatch):
+@pytest.mark.parametrize("name,turns", [(n, 2) for n in GAME_NAMES] + [("network-king", FINISHED)])
+def test_hidden_information_does_not_change_the_record_or_the_site(name, turns, tmp_path, monkeypatch):
     """The engine's perturbation test applied to the public outputs: change only what the public
-    may not see in every stored state; the record and every file of the site stay the same."""
+    may not see in every stored state; the record and every file of the site stay the same. Also
+    for a finished game whose hidden rolls the site reveals, and with the order receipts: neither
+    is hidden state (the orders players sent and the secret dice log are not perturbed)."""
     try:
         hidden = importlib.import_module(f"support.hidden_{name.replace('-', '_')}")
     except ModuleNotFoundError:
         pytest.skip(f"no tests/support/hidden_{name.replace('-', '_')}.py to perturb {name} with")
     from gm.site import build
     monkeypatch.setenv("GM_NOW", "2026-12-05T18:00Z")
-    plain = Campaign(seeded_campaign(name))
-    changed = copy_campaign(name, tmp_path)
+    plain = Campaign(seeded_campaign(name, turns))
+    changed = copy_campaign(name, tmp_path, turns)
     rng = random.Random(3)
     perturbed = 0
     for turn in changed.resolved_turns():
@@ -85,6 +87,9 @@ def test_hidden_information_does_not_change_the_record_or_the_site(name, tmp_pat
         if rel.name == ".gm-site.json":  # keyed fingerprints of the files differ by design
             continue
         assert (tmp_path / "plain" / rel).read_bytes() == (tmp_path / "changed" / rel).read_bytes(), (name, rel)
+    record = json.loads((tmp_path / "plain" / "record.json").read_text())
+    assert all(o["receipt"] for t in record["turns"] for o in t["orders"]) and record["turns"][-1]["orders"]
+    assert (record["secret_dice"] is not None) == (turns == FINISHED)
     if perturbed == 0:
         assert hidden.perturb(plain.state(), "public", rng) is None  # nothing hidden: nothing to change
 

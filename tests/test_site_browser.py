@@ -15,7 +15,7 @@ import yaml
 from gm.campaign import Campaign
 from gm.site import build
 from gm.site.browser import Browser, BrowserError
-from test_site_support import GAME_NAMES, copy_campaign, seeded_campaign
+from test_site_support import FINISHED, GAME_NAMES, copy_campaign, finished_campaign, seeded_campaign
 
 WIDTHS = (360, 1280)
 DONE = "['done', 'error'].includes(document.body.dataset.diceState)"
@@ -43,7 +43,8 @@ def dice_result(page, folder: Path) -> dict:
     page.wait_for(DONE)
     return page.evaluate("""(() => { const d = document.body.dataset; return {
         state: d.diceState, verified: Number(d.diceVerified), failed: Number(d.diceFailed),
-        seedsFailed: Number(d.seedsFailed), summary: document.getElementById('dice-summary').textContent,
+        seedsFailed: Number(d.seedsFailed), secretVerified: Number(d.secretVerified),
+        secretFailed: Number(d.secretFailed), summary: document.getElementById('dice-summary').textContent,
         failures: [...document.querySelectorAll('#dice-failures li')].map(li => li.textContent),
         failuresShown: !document.getElementById('dice-failures').hidden }; })()""")
 
@@ -112,6 +113,71 @@ def test_dice_page_flags_a_changed_roll_and_a_changed_seed(tabs, tmp_path):
     turn_two = len(log["rolls"])
     assert result["seedsFailed"] == 1 and result["failed"] == 1 + turn_two
     assert any("does not hash to the commitment" in f for f in result["failures"])
+
+
+def secret_rolls(campaign: Campaign) -> int:
+    return sum(len(campaign.secret_rolls(t) or []) for t in campaign.secret_dice_turns())
+
+
+def test_a_finished_games_dice_page_verifies_its_hidden_rolls(tabs, tmp_path_factory):
+    """Network King played to its end: the secret seeds are revealed, and every hidden roll is
+    re-derived in the browser beside the open ones; the pages fit a phone."""
+    campaign = Campaign(finished_campaign("network-king"))
+    folder = tmp_path_factory.getbasetemp() / "finished-site"
+    build(campaign, folder)
+    hidden = secret_rolls(campaign)
+    assert hidden > 0
+    for width, page in tabs.items():
+        result = dice_result(page, folder)
+        assert result["state"] == "done"
+        assert (result["verified"], result["failed"], result["seedsFailed"]) == (logged_rolls(campaign) + hidden, 0, 0)
+        assert (result["secretVerified"], result["secretFailed"]) == (hidden, 0) and not result["failuresShown"]
+        assert "hidden rolls revealed at the end" in result["summary"]
+        for name in ("dice.html", f"turn-{campaign.last_turn:03d}.html", "turn-001.html", "index.html"):
+            if name != "dice.html":
+                page.open(folder / name)
+            size = page.overflow()
+            assert page.errors() == [] and size["scroll"] <= size["inner"], (width, name, size)
+
+
+def test_dice_page_flags_a_changed_hidden_roll_seed_or_commitment(tabs, tmp_path):
+    campaign = copy_campaign("network-king", tmp_path, FINISHED)
+    turn = campaign.secret_dice_turns()[0]
+    hidden, total = secret_rolls(campaign), logged_rolls(campaign) + secret_rolls(campaign)
+    path = campaign.secret_dice_path(turn)
+    saved = path.read_text()
+    log = yaml.safe_load(saved)
+    roll = log["rolls"][2]
+    true_value = roll["value"]
+    roll["value"] = roll["value"] % roll["sides"] + 1  # another face
+    path.write_text(yaml.safe_dump(log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    assert (result["verified"], result["failed"], result["secretFailed"]) == (total - 1, 1, 1), result
+    assert result["failures"] == [f"Turn {turn} (hidden rolls), {roll['label']} #{roll['index']} (d{roll['sides']}): "
+                                  f"logged {roll['value']}, the seed gives {true_value}"]
+    assert result["failuresShown"] and result["summary"].startswith("1 failed")
+    path.write_text(saved)
+    # a revealed secret seed that is not the committed one (as the final dice log would list it)
+    final = campaign.turn_dir(campaign.last_turn) / "dice.yaml"
+    saved_final = final.read_text()
+    final_log = yaml.safe_load(saved_final)
+    final_log["secret_seeds"] = [{"turn": turn, "seed": "ab" * 32}]
+    final.write_text(yaml.safe_dump(final_log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    assert (result["seedsFailed"], result["secretFailed"], result["failed"]) == (1, hidden, hidden), result
+    assert f"Turn {turn} (hidden rolls): the seed does not hash to the commitment published with turn {turn}" \
+        in result["failures"]
+    final.write_text(saved_final)
+    # the commitment published with the turn, changed afterwards
+    path = campaign.turn_dir(turn) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    log["secret_commitment"] = "0" * 64
+    path.write_text(yaml.safe_dump(log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    assert (result["seedsFailed"], result["secretFailed"]) == (1, hidden) and result["failuresShown"], result
 
 
 def test_dice_page_checks_without_web_crypto(browser, tmp_path_factory):

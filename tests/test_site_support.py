@@ -55,6 +55,14 @@ def _made(name: str, turns: int) -> Path:
     return folder
 
 
+FINISHED = 500  # turns enough for Network King (about a dozen) to end: play stops when a game is over
+
+
+def finished_campaign(name: str) -> Path:
+    """A campaign of ``name`` played by seeded random orders to its end (do not change it)."""
+    return _made(name, FINISHED)
+
+
 def copy_campaign(name: str, where: Path, turns: int = 2) -> Campaign:
     target = where / f"{name}-copy"
     shutil.copytree(seeded_campaign(name, turns), target)

@@ -21,11 +21,12 @@ from .. import games
 from ..campaign import Campaign
 from ..errors import UsageError
 from ..fileio import atomic_write
-from ..record import Commitments, dumps, header, public_players, turn_entry, turn_fingerprint
+from ..record import (Commitments, dumps, header, public_players, turn_entry, turn_fingerprint,
+                      whole_record)
 from . import pages
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 1
+SITE_VERSION = 2  # 2: order receipts and secret-roll commitments in the turn entries
 STATIC_FILES = ("site.css", "site.js", "dice.js")
 
 
@@ -36,6 +37,7 @@ class SiteResult:
     pages_written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     rolls: int = 0
+    secret_rolls: int = 0  # hidden rolls revealed on the dice page (once the game is over)
 
 
 def _site_id(campaign: Campaign, commitments: Commitments) -> str:
@@ -138,14 +140,15 @@ class _Writer:
         if self.marker is None:  # marked first: a run that fails half-way leaves a folder gm knows
             self._mark({}, [])
         entries, images = self._write_turns()
-        record = dict(self.head, outcome=entries[-1]["outcome"] if entries else None, turns=entries)
+        record = whole_record(self.campaign, self.head, entries)
         for name in STATIC_FILES:
             shutil.copyfile(pages.STATIC / name, self.folder / name)
         atomic_write(self.folder / "index.html", pages.index_page(self.head, entries))
-        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries))
+        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries, record["secret_dice"]))
         atomic_write(self.folder / "record.json", dumps(record))
         self.result.pages_written += ["index.html", "dice.html", "record.json"]
         self.result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
+        self.result.secret_rolls = sum(len(s["rolls"]) for s in record["secret_dice"] or [])
         files = sorted({"index.html", "dice.html", "record.json", *STATIC_FILES}
                        | {pages.page_name(t) for t in self.turns}
                        | {img["src"] for pictures in images.values() for img in pictures})
@@ -171,7 +174,8 @@ class _Writer:
             entry = self.previous[t] if t not in changed else turn_entry(
                 self.campaign, self.game, t, self.players, self.commitments, state=state, events=events)
             draw = t in changed or kept is None
-            images[t] = self._write_page(entry, state, events, None if draw else kept)
+            hidden = sum(1 for e in entries + [entry] if "secret_commitment" in e["dice"])
+            images[t] = self._write_page(entry, state, events, None if draw else kept, hidden_turns=hidden)
             entries.append(entry)
             if draw:
                 self.result.turns_written.append(t)
@@ -179,8 +183,10 @@ class _Writer:
         return entries, images
 
     def _write_page(self, entry: dict[str, Any], state: dict, events: list,
-                    images: list[dict[str, str]] | None) -> list[dict[str, str]]:
-        """Write one turn page; draw its pictures unless ``images`` (already drawn) are given."""
+                    images: list[dict[str, str]] | None, *, hidden_turns: int = 0) -> list[dict[str, str]]:
+        """Write one turn page; draw its pictures unless ``images`` (already drawn) are given.
+        ``hidden_turns``: turns up to this one that made hidden rolls (the last page says where
+        they are revealed once the game is over)."""
         from ..report import dice_block
         from ..viewing import seen_by
         turn = entry["turn"]
@@ -196,7 +202,7 @@ class _Writer:
         dice["next_commitment"] = entry["next_commitment"]
         body = pages.report_body(self.campaign, self.game, turn, state, events, self.players, dice)
         atomic_write(self.folder / pages.page_name(turn),
-                     pages.turn_page(self.head, entry, body, images, turns=self.turns))
+                     pages.turn_page(self.head, entry, body, images, turns=self.turns, hidden_turns=hidden_turns))
         return images
 
 

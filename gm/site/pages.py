@@ -58,7 +58,7 @@ def common(head: dict[str, Any]) -> dict[str, Any]:
 
 
 def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, images: list[dict[str, str]], *,
-              turns: list[int]) -> str:
+              turns: list[int], hidden_turns: int = 0) -> str:
     turn = entry["turn"]
     at = turns.index(turn)
     previous = page_name(turns[at - 1]) if at > 0 else None
@@ -69,6 +69,8 @@ def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, ima
     return render("turn.html.j2", **common(head), turn=turn, entry=entry, report=report_html, images=images,
                   press=press,
                   previous=previous, next=following, rolls=len(entry["dice"]["rolls"]),
+                  orders=entry.get("orders") or [], secret_rolls=entry["dice"].get("secret_rolls") or 0,
+                  revealed=hidden_turns if last and entry["finished"] else 0,
                   outcome=entry["outcome"] if last else None, ranking=outcome_rows(entry["outcome"] if last else None),
                   title=f"Turn {turn}" if turn else "Set-up")
 
@@ -86,9 +88,19 @@ def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
                   title="Campaign")
 
 
-def dice_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None) -> str:
+    """Every revealed roll; once the game is over (``secret``: gm.reveal.revealed_secret_dice) the
+    hidden rolls too, else only how many there were and their commitments."""
     turns = [{"turn": e["turn"], "seed": e["dice"]["seed"] or "", "commitment": e["dice"]["commitment"] or "",
               "href": page_name(e["turn"]),
               "rolls": [{k: r[k] for k in ROLL_KEYS} for r in e["dice"]["rolls"]]} for e in entries]
-    total = sum(len(t["rolls"]) for t in turns)
-    return render("dice.html.j2", **common(head), turns=turns, total=total, title="Dice")
+    hidden = [{"turn": s["turn"], "seed": s["seed"] or "", "commitment": s["commitment"] or "",
+               "announced": s["announced"], "href": page_name(s["turn"]),
+               "rolls": [{k: r[k] for k in ROLL_KEYS} for r in s["rolls"]]} for s in secret or []]
+    committed = [] if secret is not None else [
+        {"turn": e["turn"], "href": page_name(e["turn"]), "count": e["dice"].get("secret_rolls") or 0,
+         "commitment": e["dice"]["secret_commitment"] or ""} for e in entries if "secret_commitment" in e["dice"]]
+    public_total = sum(len(t["rolls"]) for t in turns)
+    secret_total = sum(len(t["rolls"]) for t in hidden)
+    return render("dice.html.j2", **common(head), turns=turns, hidden=hidden, committed=committed,
+                  total=public_total + secret_total, secret_total=secret_total, title="Dice")

@@ -1,6 +1,8 @@
 // gm site: recompute every revealed roll in the reader's browser (docs/site.md, DESIGN.md "Dice").
 // The data is the table itself: each turn's <tbody> carries its seed and the commitment published
-// before it, each row a roll (label, k, sides, value). Nothing is fetched; works from file://.
+// before it, each row a roll (label, k, sides, value). Once a game is over, the hidden rolls'
+// <tbody data-secret="1"> carry the revealed secret seed, the commitment published with the turn
+// and how many rolls the turn announced. Nothing is fetched; works from file://.
 // When done: <body data-dice-verified="N" data-dice-failed="M" data-dice-state="done">.
 "use strict";
 (function () {
@@ -89,16 +91,24 @@
     cell.className = "mark " + (ok ? "ok" : "bad");
   }
 
+  // A turn's seed against its commitment: the public seed against the one published before the
+  // turn; a hidden (secret) seed, revealed at the game's end, against the one published with it.
   async function checkSeed(body) {
     const turn = Number(body.dataset.turn);
+    const hidden = body.dataset.secret === "1";
     const seed = fromHex(body.dataset.seed || "");
     const promised = (body.dataset.commitment || "").toLowerCase();
-    if (!seed) return { seed: null, ok: false, why: "the revealed seed is not 64 hex digits" };
+    if (!seed) {
+      return { seed: null, ok: false,
+        why: body.dataset.seed ? "the revealed seed is not 64 hex digits" : "no seed was revealed" };
+    }
     if (!promised) {
+      if (hidden) return { seed, ok: false, why: "no commitment was published with turn " + turn };
       return { seed, ok: true, why: turn === 0 ? "set-up: revealed at once" : "no commitment known" };
     }
     const ok = toHex(await sha256(seed)) === promised;
-    return { seed, ok, why: ok ? "matches the commitment" : "does not hash to the commitment published before turn " + turn };
+    const when = hidden ? "published with turn " : "published before turn ";
+    return { seed, ok, why: ok ? "matches the commitment" : "does not hash to the commitment " + when + turn };
   }
 
   async function checkRoll(row, seed, counts) {
@@ -116,27 +126,41 @@
 
   async function run() {
     const failures = [];
-    let verified = 0, failed = 0, seedsOk = 0, seedsBad = 0;
-    const fail = (anchor, text) => failures.push({ anchor, text });
+    const tally = { verified: 0, failed: 0, seedsOk: 0, seedsBad: 0, secretVerified: 0, secretFailed: 0 };
     for (const body of document.querySelectorAll("tbody[data-turn]")) {
-      const turn = body.dataset.turn;
-      const seedInfo = await checkSeed(body);
-      mark(body.querySelector('[data-mark="seed"]'), seedInfo.ok, seedInfo.why);
-      if (seedInfo.ok) seedsOk++; else { seedsBad++; fail("turn-" + turn, "Turn " + turn + ": the seed " + seedInfo.why); }
-      const rows = body.querySelectorAll("tr.roll");
-      if (!seedInfo.ok && rows.length === 0) failed++;  // a bad seed is never silent
-      const counts = new Map();
-      for (const row of rows) {
-        let why = await checkRoll(row, seedInfo.seed || new Uint8Array(32), counts);
-        if (!why && !seedInfo.ok) why = "its seed failed";
-        mark(row.querySelector(".mark"), !why, why || "ok");
-        if (why) {
-          failed++;
-          fail(row.id, "Turn " + turn + ", " + row.dataset.label + " #" + row.dataset.index + " (d" + row.dataset.sides + "): " + why);
-        } else verified++;
+      await checkTurn(body, tally, (anchor, text) => failures.push({ anchor, text }));
+    }
+    tally.failures = failures;
+    return tally;
+  }
+
+  async function checkTurn(body, tally, fail) {
+    const hidden = body.dataset.secret === "1";
+    const name = "Turn " + body.dataset.turn + (hidden ? " (hidden rolls)" : "");
+    const seedInfo = await checkSeed(body);
+    mark(body.querySelector('[data-mark="seed"]'), seedInfo.ok, seedInfo.why);
+    if (seedInfo.ok) tally.seedsOk++; else { tally.seedsBad++; fail(body.id, name + ": the seed " + seedInfo.why); }
+    const rows = body.querySelectorAll("tr.roll");
+    let silent = !seedInfo.ok && rows.length === 0;  // a bad seed is never silent
+    if (hidden && rows.length !== Number(body.dataset.announced)) {
+      fail(body.id, name + ": " + rows.length + " rolls revealed, but the turn announced " + body.dataset.announced);
+      silent = true;
+    }
+    if (silent) { tally.failed++; if (hidden) tally.secretFailed++; }
+    const counts = new Map();
+    for (const row of rows) {
+      let why = await checkRoll(row, seedInfo.seed || new Uint8Array(32), counts);
+      if (!why && !seedInfo.ok) why = "its seed failed";
+      mark(row.querySelector(".mark"), !why, why || "ok");
+      if (why) {
+        tally.failed++;
+        if (hidden) tally.secretFailed++;
+        fail(row.id, name + ", " + row.dataset.label + " #" + row.dataset.index + " (d" + row.dataset.sides + "): " + why);
+      } else {
+        tally.verified++;
+        if (hidden) tally.secretVerified++;
       }
     }
-    return { verified, failed, seedsOk, seedsBad, failures };
   }
 
   function report(result) {
@@ -153,15 +177,21 @@
     }
     box.hidden = result.failures.length === 0;
     const how = subtle ? "Web Crypto" : "this page's own SHA-256 (Web Crypto needs https)";
+    const hiddenNote = result.secretVerified ? " (" + result.secretVerified + " of them hidden rolls revealed at the end)" : "";
+    const seeds = result.seedsOk + " seed" + (result.seedsOk === 1 ? "" : "s");
     summary.textContent = result.failed
       ? result.failed + " failed, " + result.verified + " verified: see the list below."
-      : "All " + result.verified + " rolls verified by your browser (" + how + ").";
+      : result.verified === 0
+        ? "No rolls to check; " + seeds + " checked by your browser (" + how + ")."
+        : "All " + result.verified + " rolls verified" + hiddenNote + " by your browser (" + how + ").";
     summary.className = "summary " + (result.failed ? "bad" : "ok");
     const b = document.body.dataset;
     b.seedsVerified = result.seedsOk;
     b.seedsFailed = result.seedsBad;
     b.diceFailed = result.failed;
     b.diceVerified = result.verified;
+    b.secretVerified = result.secretVerified;
+    b.secretFailed = result.secretFailed;
     b.diceState = "done";
   }
 
