@@ -115,6 +115,22 @@ def _report_digests(campaign: Campaign, turn: int) -> list[str]:
     return problems
 
 
+def _verify_revealed(campaign: Campaign, master: bytes, where: str, log: dict) -> list[str]:
+    """The final turn's log reveals the hidden rolls: each seed must be the master's and each turn's
+    rolls those kept in secret/ (a published roll changed after the fact is caught here)."""
+    problems = []
+    for entry in log.get("secret_seeds") or []:
+        t = int(entry.get("turn", -1))
+        if entry.get("seed") != turn_seed(master, t, secret=True).hex():
+            problems.append(f"{where}: the revealed secret seed of turn {t} is not the master secret's")
+    for entry in log.get("revealed_secret_rolls") or []:
+        t = int(entry.get("turn", -1))
+        if entry.get("rolls") != campaign.secret_rolls(t):
+            problems.append(f"{where}: the revealed hidden rolls of turn {t} differ from "
+                            f"secret/dice/{turn_dir_name(t)}.yaml")
+    return problems
+
+
 def verify_dice(campaign: Campaign) -> tuple[int, list[str]]:
     """(rolls checked, problems): every logged roll recomputed from its turn's seed; every turn up
     to the last must be there, and a turn that made secret rolls must still have their log."""
@@ -148,6 +164,7 @@ def _verify_turn(campaign: Campaign, master: bytes, turn: int) -> tuple[int, lis
     except (KeyError, TypeError, ValueError) as exc:
         problems.append(f"{where}: a roll is malformed ({type(exc).__name__}: {exc})")
     checked = len(rolls)
+    problems += _verify_revealed(campaign, master, where, log)
     secret_rolls = campaign.secret_rolls(turn)
     secret_where = f"secret/dice/{turn_dir_name(turn)}.yaml"
     expected = int(log.get("secret_rolls") or 0)

@@ -47,11 +47,25 @@ def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, event
     secret_rolls = [r for r in dice.log if r.get("secret")]
     if secret_rolls:
         campaign.write_secret_rolls(turn, secret_rolls)
+    if turn and game.finished(state):
+        reveal_secret_dice(campaign, turn, log)
     reports = build_reports(campaign, game, turn, state, events, log)
     reports["digests.yaml"] = report_digests(reports)
     campaign.write_turn(turn, state=state, dice=log, events=events, reports=reports, settings=settings,
                         fail_after=fail_after)
     return sorted(reports)
+
+
+def reveal_secret_dice(campaign: Campaign, turn: int, log: dict[str, Any]) -> None:
+    """At the game's end the final turn's public dice log reveals every hidden roll: each turn's
+    secret seed (the final reports print them too) and the rolls made with it, so a player, the
+    website and `gm dice verify` can check every shuffle without the campaign's secret/ folder."""
+    turns = [t for t in campaign.secret_dice_turns() if t <= turn]
+    if not turns:
+        return
+    master = campaign.master_secret()
+    log["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()} for t in turns]
+    log["revealed_secret_rolls"] = [{"turn": t, "rolls": campaign.secret_rolls(t) or []} for t in turns]
 
 
 def report_digests(reports: dict[str, str | bytes]) -> str:

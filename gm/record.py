@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -73,11 +72,9 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
 
 
 def press(campaign: Campaign, turn: int) -> list[Any]:
-    """The public press of a turn (players' messages to all), from gm.press when it is installed."""
-    if importlib.util.find_spec("gm.press") is None:
-        return []
-    from . import press as press_module  # type: ignore[attr-defined]
-    return json_safe(press_module.press_for(campaign, turn, "public") or [])
+    """The public press of a turn (players' messages to all)."""
+    from .press import press_for
+    return json_safe(press_for(campaign, turn, "public") or [])
 
 
 def outcome(game, state: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -71,9 +71,13 @@ def revealed_secret_dice(campaign: Campaign, entries: list[dict[str, Any]]) -> l
     announced = {e["turn"]: e["dice"] for e in entries if "secret_commitment" in e["dice"]}
     turns = sorted(set(announced) | {t for t in campaign.secret_dice_turns() if t in resolved})
     seeds = _revealed_seeds(campaign, entries[-1]["turn"], turns)
+    published = {int(e["turn"]): e.get("rolls") or [] for e in campaign.dice_log(entries[-1]["turn"]).get(
+        "revealed_secret_rolls") or [] if isinstance(e, dict) and "turn" in e}
     out = []
     for t in turns:
-        rolls = campaign.secret_rolls(t) or []
+        # the final dice log publishes them (gm.publish.reveal_secret_dice); a game finished before
+        # it did has them only in secret/, read for the reasons above
+        rolls = published[t] if t in published else campaign.secret_rolls(t) or []
         out.append({"turn": t, "seed": seeds.get(t), "commitment": announced.get(t, {}).get("secret_commitment"),
                     "announced": int(announced.get(t, {}).get("secret_rolls") or 0),
                     "rolls": [{k: r.get(k) for k in ROLL_KEYS} for r in rolls]})

@@ -92,3 +92,25 @@ def test_deleted_secret_rolls_are_caught(tmp_path):
     result = _gm("dice", "verify", camp)
     assert result.exit_code == 1
     assert "secret/dice/000.yaml: missing, but turns/000/dice.yaml records 3 secret roll(s)" in result.output
+
+
+def test_the_final_turn_reveals_every_hidden_roll_and_an_edit_of_them_is_caught(tmp_path):
+    """At the end of a game with hidden shuffles the final public dice log carries every secret
+    seed and hidden roll; `gm dice verify` checks them against the master secret and secret/."""
+    from test_site_support import finished_campaign
+    shutil.copytree(finished_campaign("network-king"), tmp_path / "nk")
+    campaign = Campaign(tmp_path / "nk")
+    turns = campaign.secret_dice_turns()
+    path = campaign.turn_dir(campaign.last_turn) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    assert [e["turn"] for e in log["secret_seeds"]] == turns
+    assert [e["rolls"] for e in log["revealed_secret_rolls"]] == [campaign.secret_rolls(t) for t in turns]
+    assert _gm("dice", "verify", campaign.path).exit_code == 0
+    roll = log["revealed_secret_rolls"][0]["rolls"][0]
+    roll["value"] = roll["value"] % roll["sides"] + 1
+    path.write_text(yaml.safe_dump(log))
+    result = _gm("dice", "verify", campaign.path)
+    assert result.exit_code == 1 and f"the revealed hidden rolls of turn {turns[0]} differ" in result.output
+    # no earlier turn's public log reveals anything
+    for t in campaign.resolved_turns()[:-1]:
+        assert "secret_seeds" not in campaign.dice_log(t) and "revealed_secret_rolls" not in campaign.dice_log(t)

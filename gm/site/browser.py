@@ -191,8 +191,11 @@ class Page:
         return out
 
     def overflow(self) -> dict[str, int]:
-        """The page's width against the window's: scrollWidth > innerWidth is sideways scrolling."""
-        return self.evaluate("({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})")
+        """The page's width against the screen's: scroll > inner is sideways scrolling. (Under mobile
+        emulation window.innerWidth grows with a page wider than the screen, so the screen's width
+        is the root element's clientWidth.)"""
+        return self.evaluate("({scroll: document.documentElement.scrollWidth, "
+                             "inner: document.documentElement.clientWidth})")
 
     def screenshot(self, out: str | Path, *, max_height: int = 2400) -> None:
         """A PNG of the page from the top, as tall as the page (at most ``max_height``)."""
