@@ -22,7 +22,8 @@ def site(directory: str, output: str) -> None:
     result = build(Campaign(directory), output)
     turns = len(result.turns_written)
     click.echo(f"Wrote the site to {result.folder}/: index.html, {turns} turn page{'s' if turns != 1 else ''}, "
-               f"dice.html ({result.rolls} roll{'s' if result.rolls != 1 else ''}), record.json")
+               f"dice.html ({result.rolls} roll{'s' if result.rolls != 1 else ''}"
+               + (f", {result.secret_rolls} hidden ones revealed" if result.secret_rolls else "") + "), record.json")
 
 
 @click.command("export")

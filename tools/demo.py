@@ -93,7 +93,9 @@ def build_site(campaign: Campaign, game) -> None:
     from gm.site import build
     result = build(campaign, SITES / game.name)
     print(f"  website: {SITES / game.name}/index.html ({len(result.turns_written)} turn pages, "
-          f"{result.rolls} public roll{'s' if result.rolls != 1 else ''} for the browser to check)")
+          f"{result.rolls} public roll{'s' if result.rolls != 1 else ''}"
+          + (f" and {result.secret_rolls} hidden ones revealed at the end" if result.secret_rolls else "")
+          + " for the browser to check)")
     BUILT_SITES.append((game.title, campaign.name, f"{game.name}/index.html"))
 
 
