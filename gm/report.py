@@ -143,7 +143,7 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
     return {
         "game": game.title, "game_name": game.name, "campaign": campaign, "turn": turn,
         "phase": game.phase(state), "finished": game.finished(state), "viewer": viewer,
-        "viewer_name": names.get(viewer, "GM" if viewer == GM_VIEWER else "Public"),
+        "viewer_name": names.get(viewer, "the GM" if viewer == GM_VIEWER else "everyone"),
         "players": players, "names": names,
         "view": seen.view, "events": seen.events,
         "due": due, "due_names": [names.get(p, p) for p in due],
