@@ -72,7 +72,8 @@ def plan_parts(name: str, size: tuple[int, int], fine: float, box: tuple[int, in
     if columns > 1:  # as large as that many parts allow: each as wide as the limit
         scale = min(1.0, (columns * max_width - (columns - 1) * OVERLAP - 2) / (box[2] - box[0]))
     left, top = math.floor(box[0] * scale), math.floor(box[1] * scale)
-    right, bottom = math.ceil(box[2] * scale), math.ceil(box[3] * scale)
+    right = min(math.ceil(box[2] * scale), round(size[0] * scale))  # within the scaled picture
+    bottom = min(math.ceil(box[3] * scale), round(size[1] * scale))
     xs, ys = _spans(left, right, max_width), _spans(top, bottom, MAX_PART_HEIGHT)
     stem = Path(name).stem
     parts = []

@@ -76,6 +76,8 @@ def test_the_overview_of_scotland_is_too_small_to_read_so_parts_are_planned():
     (a, b, c, d) = (p.box for p in parts)
     assert a[2] - b[0] >= OVERLAP and a[3] - c[1] >= OVERLAP and a[0] <= 16 * scale and d[2] >= 1673 * scale - 1
     assert a[1] <= 49 * scale and d[3] >= 2496 * scale - 1
+    whole = plan_parts("map.png", (1689, 2591), 8.07, (0, 0, 1689, 2591))  # a box to the picture's edges
+    assert all(p.box[2] <= round(1689 * p.scale) and p.box[3] <= round(2591 * p.scale) for p in whole)
 
 
 def test_a_picture_readable_when_shrunk_or_saying_nothing_has_no_parts(tmp_path):
