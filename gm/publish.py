@@ -154,8 +154,9 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
         from .forum import write_forum_images
         write_forum_images(reports, turn, [n for n in [image, *context["extra_images"]] if n], Path(forum_folder))
     if image_base:
-        from .forum import image_url
+        from .forum import image_url, part_references
         context["image"] = image_url(image_base, turn, image) if image else None
+        context["image_parts"] = part_references(image_base, turn, reports / image) if image else []
         context["extra_images"] = [image_url(image_base, turn, n) for n in context["extra_images"]]
     return render_report(context, fmt, game_name=game.name, template_dirs=(campaign.path / "templates",))
 

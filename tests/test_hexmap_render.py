@@ -138,10 +138,10 @@ def test_a_town_name_moves_off_track_leaving_southward_and_stays_below_otherwise
     col, row = int(helms.hex[:2]), int(helms.hex[2:])
     south = f"{col:02d}{row + 1:02d}"
     centres = {h: hexmap.grid.center(h) for h in hexmap.grid.labels()}
-    free, _ = label_places(hexmap, [], s=1.0, pt=1 / 18)
+    free = label_places(hexmap, [], s=1.0, pt=1 / 18).towns
     assert all(ha == "center" and top > centres[h][1] for h, (_, top, ha) in free.items())  # below, as always
     lines, _ = plan({"blue": [[helms.hex, south]]}, centres)
-    moved, _ = label_places(hexmap, lines, s=1.0, pt=1 / 18)
+    moved = label_places(hexmap, lines, s=1.0, pt=1 / 18).towns
     x, top, ha = moved[helms.hex]
     assert top < centres[helms.hex][1] and ha == "center"  # above: the track south stays in sight
     assert {h: p for h, p in moved.items() if h != helms.hex} == {h: p for h, p in free.items() if h != helms.hex}

@@ -18,7 +18,8 @@ from gm.hexmap.glyphs import add_labels
 from gm.hexmap.grid import SQRT3, Grid
 from gm.hexmap.lattice import grid_centres
 from gm.hexmap.model import HexMap
-from gm.hexmap.placing import town_name_style, town_radius
+from gm.hexmap.placing import (COUNTRY_PT, FERRY_PT, LINE_SPACING, country_text, ferry_text, town_name_style,
+                              town_radius)
 from gm.hexmap.stamps import HexSides
 from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, LAKE_NUMBER,
                              MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK,
@@ -125,24 +126,18 @@ def hex_numbers(board, grid: Grid, letters: np.ndarray, s: float, *, only: Itera
 
 
 # --- above the track ----------------------------------------------------------------------------------------
-def foreign_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
+def foreign_names(board, hexmap: HexMap, s: float, pt: float, places: dict) -> None:
+    """Each foreign country's name where gm.hexmap.placing put it."""
     for country in hexmap.foreign:
-        middle = np.array([at[h] for h in country.hexes]).mean(axis=0)
-        add_labels(board, [f"{country.name}\n({country.fee_per_hex}k per hex)"], [middle], 9 * s * pt,
-                   colour=FOREIGN, halo=2.5 * s, zorder=8, weight="bold", style="italic")
+        add_labels(board, [country_text(country)], [places[country.name]], COUNTRY_PT * s * pt, colour=FOREIGN,
+                   halo=2.5 * s, zorder=8, va="top", weight="bold", style="italic", linespacing=LINE_SPACING)
 
 
-def ferry_names(board, hexmap: HexMap, at: dict, s: float, pt: float) -> None:
-    if not hexmap.ferries:
-        return
-    spots = []
-    for ferry in hexmap.ferries:  # beside the line, on its upper side, clear of the ends' town names
-        (x0, y0), (x1, y1) = at[ferry.ends[0]], at[ferry.ends[1]]
-        normal = np.array([y0 - y1, x1 - x0]) / max(np.hypot(x1 - x0, y1 - y0), 1e-9)
-        normal = -normal if normal[1] > 0 else normal
-        spots.append(((x0 + x1) / 2, (y0 + y1) / 2) + normal * 0.4)
-    add_labels(board, [f"{f.id}: {f.cost}k, use {f.use_fee}k" for f in hexmap.ferries], spots, 6.5 * s * pt,
-               colour=FERRY, halo=2 * s, zorder=8, style="italic")
+def ferry_names(board, hexmap: HexMap, s: float, pt: float, places: dict) -> None:
+    """Each ferry's name where gm.hexmap.placing put it."""
+    if hexmap.ferries:
+        add_labels(board, [ferry_text(f) for f in hexmap.ferries], [places[f.id] for f in hexmap.ferries],
+                   FERRY_PT * s * pt, colour=FERRY, halo=2 * s, zorder=8, va="top", style="italic")
 
 
 def towns(board, hexmap: HexMap, at: dict, s: float, pt: float, names: dict) -> None:

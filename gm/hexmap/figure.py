@@ -54,12 +54,12 @@ def draw_figure(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]],
     covered = features.track(board, track or {}, paint, at, s)
     if hex_numbers and covered:
         features.hex_numbers(board, grid, letters, s, only=covered)
-    features.foreign_names(board, hexmap, at, s, pt)
-    features.ferry_names(board, hexmap, at, s, pt)
     lines, _ = trackplan.plan(track or {}, {label: grid.center(label) for label in labels})
-    names, special_labels = label_places(hexmap, lines, s=s, pt=pt)
-    features.towns(board, hexmap, at, s, pt, names)
-    features.specials(board, hexmap, at, s, pt, special_labels)
+    places = label_places(hexmap, lines, s=s, pt=pt)
+    features.foreign_names(board, hexmap, s, pt, places.countries)
+    features.ferry_names(board, hexmap, s, pt, places.ferries)
+    features.towns(board, hexmap, at, s, pt, places.towns)
+    features.specials(board, hexmap, at, s, pt, places.specials)
     spots = np.array([at[h] for h in (highlight or ()) if h in at])
     if len(spots):
         board.add_artist(shapes.outlined(shapes.placed(shapes.HEXAGON, spots, 0.95), HIGHLIGHT, 2.6 * s, zorder=9))

@@ -19,7 +19,8 @@ from gm.hexmap import basecache, maskstore, rasterkey, trackplan
 from gm.hexmap.canvas import SUPER, Ink, rgb
 from gm.hexmap.grid import DIRECTIONS, SQRT3
 from gm.hexmap.lettering import Lettering, font_file
-from gm.hexmap.placing import label_places, town_name_style, town_radius
+from gm.hexmap.placing import (COUNTRY_PT, FERRY_PT, LINE_SPACING, country_text, ferry_text, label_places,
+                              town_name_style, town_radius)
 from gm.hexmap.model import HexMap
 from gm.hexmap.style import (BLOCKED, CASING, DPI, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_INCHES, HEX_NUMBER,
                              HIGHLIGHT, LAKE_NUMBER, MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START,
@@ -93,15 +94,15 @@ def paint(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]], paint
     track_lines(image, page, lines, paint)
     if hex_numbers and covered:
         numbers(letters, page, hexmap, at, [h for h in on_map if h in covered], halo=page.pt(2.0))
-    names_of_places(letters, page, hexmap, at)
+    places = label_places(hexmap, lines, s=page.s, pt=DPI / 72 / page.scale)
+    names_of_places(letters, page, hexmap, places)
     if highlight:
         ring = Ink(image, HIGHLIGHT, page.pt(2.6))
         for label in highlight:
             if label in at:
                 ring.shape(("hex", 0.95 * page.scale), _scaled(CORNERS, 0.95 * page.scale), at[label], fill=False)
-    names, special_labels = label_places(hexmap, lines, s=page.s, pt=DPI / 72 / page.scale)
-    towns(image, letters, page, hexmap, at, names)
-    specials(image, letters, page, hexmap, at, special_labels)
+    towns(image, letters, page, hexmap, at, places.towns)
+    specials(image, letters, page, hexmap, at, places.specials)
     rasterkey.draw(image, letters, entries)
     if title:
         letters.labels([title], [(page.width / 2, 0.25 * DPI - page.lift)], 14 * DPI / 72, weight="bold")
@@ -289,21 +290,16 @@ def track_lines(image: Image.Image, page: Page, lines: list, paint: Mapping[str,
         inks[key].line(page.px(a), page.px(b))
 
 
-def names_of_places(letters: Lettering, page: Page, hexmap: HexMap, at: dict) -> None:
+def names_of_places(letters: Lettering, page: Page, hexmap: HexMap, places) -> None:
+    """Each foreign country's and each ferry's name where gm.hexmap.placing put it."""
     for country in hexmap.foreign:
-        spots = [at[h] for h in country.hexes]
-        middle = (sum(x for x, _ in spots) / len(spots), sum(y for _, y in spots) / len(spots))
-        letters.labels([f"{country.name}\n({country.fee_per_hex}k per hex)"], [middle], page.pt(9), colour=FOREIGN,
-                       halo=page.pt(2.5), weight="bold", style="italic")
-    for ferry in hexmap.ferries:  # beside the line, on its upper side, clear of the ends' town names
-        (x0, y0), (x1, y1) = at[ferry.ends[0]], at[ferry.ends[1]]
-        length = max(math.hypot(x1 - x0, y1 - y0), 1e-9)
-        nx, ny = (y0 - y1) / length, (x1 - x0) / length
-        if ny > 0:
-            nx, ny = -nx, -ny
-        spot = ((x0 + x1) / 2 + nx * 0.4 * page.scale, (y0 + y1) / 2 + ny * 0.4 * page.scale)
-        letters.labels([f"{ferry.id}: {ferry.cost}k, use {ferry.use_fee}k"], [spot], page.pt(6.5), colour=FERRY,
-                       halo=page.pt(2), style="italic")
+        x, top = places.countries[country.name]
+        letters.labels([country_text(country)], [page.px((x, top))], page.pt(COUNTRY_PT), colour=FOREIGN,
+                       halo=page.pt(2.5), va="top", weight="bold", style="italic", linespacing=LINE_SPACING)
+    for ferry in hexmap.ferries:
+        x, top = places.ferries[ferry.id]
+        letters.labels([ferry_text(ferry)], [page.px((x, top))], page.pt(FERRY_PT), colour=FERRY, halo=page.pt(2),
+                       va="top", style="italic")
 
 
 def towns(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap, at: dict, names: dict) -> None:

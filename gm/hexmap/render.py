@@ -8,6 +8,7 @@ is 1; y grows downward (row 01 at the top), as in gm.hexmap.grid.
 """
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -56,9 +57,30 @@ class MapPicture:
             return
         if dpi not in (None, self.gm_dpi):
             raise ValueError(f"a map's PNG is drawn at {self.gm_dpi} dpi, not {dpi}")
+        from PIL.PngImagePlugin import PngInfo
+
         from gm.pictures import palette, save_png
+        notes = PngInfo()
+        for key, value in self.notes().items():
+            notes.add_text(key, value)
         reduced = palette(self.image())  # the full-colour picture is let go before the file is written
-        save_png(reduced, target, compress_level=1)
+        save_png(reduced, target, compress_level=1, pnginfo=notes)
+
+    def notes(self) -> dict[str, str]:
+        """What the PNG tells gm.forum, so its forum copy can be cut into parts where hex numbers stay
+        readable: ``gm:fine-print`` the hex numbers' font size in pixels (none without numbers) and
+        ``gm:map-box`` the hexes' box in pixels (left, top, right, bottom; no title, no key)."""
+        from gm.hexmap.raster import page_for
+        from gm.hexmap.style import NUMBER_PT
+
+        page = page_for(self.hexmap, self.title, self.entries)
+        (left, top), (right, bottom) = page.px((page.left, page.top)), page.px((page.right, page.bottom))
+        box = [max(0, int(left)), max(0, int(top)), min(page.width, math.ceil(right)),
+               min(page.height, math.ceil(bottom))]
+        notes = {"gm:map-box": ",".join(str(v) for v in box)}
+        if self.hex_numbers:
+            notes["gm:fine-print"] = f"{page.pt(NUMBER_PT):.2f}"
+        return notes
 
 
 def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | None = None,
