@@ -3,13 +3,11 @@ makes the page scroll sideways (long receipts and seeds wrap, wide tables scroll
 themselves). Outside CI a machine without Chromium skips; in CI (CI=true) these tests fail."""
 from __future__ import annotations
 
-import os
 
 import pytest
 
 from gm.campaign import Campaign
-from gm.site.browser import Browser, BrowserError
-from test_site_support import GAME_NAMES, seeded_campaign
+from test_site_support import GAME_NAMES, seeded_campaign, start_chromium
 
 PHONE = 360
 # the page's own width against the screen's: window.innerWidth grows with the page under mobile
@@ -19,12 +17,7 @@ WIDTHS = "({page: document.documentElement.scrollWidth, screen: document.documen
 
 @pytest.fixture(scope="module")
 def phone():
-    try:
-        chromium = Browser()
-    except BrowserError as exc:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"headless Chromium must run in CI: {exc}")
-        pytest.skip(f"no headless Chromium here: {exc}")
+    chromium = start_chromium()
     with chromium:
         yield chromium.page(PHONE)
 

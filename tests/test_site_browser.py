@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 from pathlib import Path
 
@@ -15,7 +14,8 @@ import yaml
 from gm.campaign import Campaign
 from gm.site import build
 from gm.site.browser import Browser, BrowserError
-from test_site_support import FINISHED, GAME_NAMES, copy_campaign, finished_campaign, seeded_campaign
+from test_site_support import (FINISHED, GAME_NAMES, copy_campaign, finished_campaign, seeded_campaign,
+                               start_chromium)
 
 WIDTHS = (360, 1280)
 DONE = "['done', 'error'].includes(document.body.dataset.diceState)"
@@ -23,12 +23,7 @@ DONE = "['done', 'error'].includes(document.body.dataset.diceState)"
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        chromium = Browser()
-    except BrowserError as exc:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"headless Chromium must run in CI: {exc}")
-        pytest.skip(f"no headless Chromium here: {exc}")
+    chromium = start_chromium()
     with chromium:
         yield chromium
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import atexit
 import functools
+import os
 import random
 import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from gm import engine, games
 from gm.campaign import Campaign
+from gm.site.browser import Browser, BrowserError
 
 MASTER = bytes(range(32))
 GAME_NAMES = [n for n in games.names() if n != "guess"]  # the test-only game has no pictures
@@ -73,3 +77,14 @@ def public_text(folder: Path) -> str:
     """Every text file of a site, for searching it for what must not be there."""
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*"))
                      if p.is_file() and p.suffix in (".html", ".json", ".js", ".css"))
+
+
+def start_chromium() -> Browser:
+    """Headless Chromium for a test module: outside CI a machine without it skips the module; in
+    CI (CI=true) the tests fail, so the check cannot silently vanish."""
+    try:
+        return Browser()
+    except BrowserError as exc:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"headless Chromium must run in CI: {exc}")
+        pytest.skip(f"no headless Chromium here: {exc}")
