@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gm.simulate import describe, run  # noqa: E402
+from gm.turn.simulate import describe, run  # noqa: E402
 
 
 def main() -> None:

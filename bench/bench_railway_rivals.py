@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gm.dice import Dice, turn_seed  # noqa: E402
+from gm.store.dice import Dice, turn_seed  # noqa: E402
 from gm.games import get  # noqa: E402
 from gm.hexmap.mapfile import load_map  # noqa: E402
-from gm.orders import read_frame  # noqa: E402
+from gm.store.orders import read_frame  # noqa: E402
 from gm.games.railway_rivals.operate.schedule import draw_schedule  # noqa: E402
 
 SIX = ["blue", "red", "green", "yellow", "purple", "orange"]

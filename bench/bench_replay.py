@@ -24,7 +24,7 @@ GAMES = (("network", ["dark", "light"], 12), ("thurn-und-taxis", SIX[:4], 20))
 
 
 def campaign(tmp: Path, game: str, players: list[str], turns: int) -> Path:
-    from gm.campaign import Campaign
+    from gm.store.campaign import Campaign
     camp = tmp / f"{game}-{turns}"
     count = [0]
 

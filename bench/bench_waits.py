@@ -82,8 +82,9 @@ def ratio(name: str, ours: list, peer: list, *, goal: str, faster: bool) -> None
 
 def play_until(camp: Path, game_name: str, players: list[str], stop, *, map_name: str | None = None) -> None:
     """A campaign played by random legal orders until ``stop(state)``; the next turn's orders stored."""
-    from gm import engine, games
-    from gm.campaign import Campaign
+    from gm import games
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
     game = games.get(game_name)
     engine.new_campaign(camp, game_name, [f"{p}:{p.title()} Lines" for p in players], map_name=map_name,
                         master=bytes(range(32)))

@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gm.campaign import Campaign  # noqa: E402
-from gm.engine import new_campaign  # noqa: E402
-from gm.mail.inbox import inbox_settings  # noqa: E402
-from gm.mail.intake import fetch  # noqa: E402
+from gm.store.campaign import Campaign  # noqa: E402
+from gm.turn.engine import new_campaign  # noqa: E402
+from gm.delivery.mail.inbox import inbox_settings  # noqa: E402
+from gm.delivery.mail.intake import fetch  # noqa: E402
 
 PLAYERS = [f"p{i}:Player {i}:p{i}@example.org" for i in range(1, 5)]
 

@@ -69,8 +69,8 @@ def bench_startup() -> None:
 
 
 def bench_network(tmp: Path) -> None:
-    from gm import engine
-    from gm.campaign import Campaign
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
     from gm.games.network.networks import bench_detection
     print("Network")
     camp = tmp / "network"

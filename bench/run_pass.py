@@ -33,7 +33,7 @@ remind: 1d
 
 def make_template(folder: Path) -> tuple[Path, str]:
     """One campaign of a real game (Network, else the first that sets up), with one order in."""
-    from gm import engine
+    from gm.turn import engine
     errors = []
     for game, players in (("network", ["dark", "light"]), ("thurn-und-taxis", ["ann", "bob"]),
                           ("railway-rivals", ["blue", "red"])):

@@ -1,5 +1,5 @@
 """Benchmark: the campaign website of a 30-turn Railway Rivals campaign, built in full (`gm site`)
-and updated after one more turn (`gm.site.update`, what `gm run` calls), beside the resolve of that
+and updated after one more turn (`gm.delivery.site.update`, what `gm run` calls), beside the resolve of that
 turn. Prints figures only (no asserts on time). Goal: the update takes about as long as one turn's
 resolve, however long the campaign. Run: .venv/bin/python bench/site.py [TURNS]
 """
@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gm import engine, games  # noqa: E402
-from gm.campaign import Campaign  # noqa: E402
-from gm.site import build, update  # noqa: E402
+from gm import games
+from gm.turn import engine  # noqa: E402
+from gm.store.campaign import Campaign  # noqa: E402
+from gm.delivery.site import build, update  # noqa: E402
 
 PLAYERS = ["blue:Blue Line", "red:Red Arrow", "green:Green Valley", "yellow:Yellow Star"]
 

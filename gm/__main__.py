@@ -1,4 +1,4 @@
 """`python -m gm`: the same command line as the `gm` script."""
-from .cli import main
+from gm.cli import main
 
 main(prog_name="gm")

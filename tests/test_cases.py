@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.cases import load_cases, run_case
+from gm.turn.cases import load_cases, run_case
 
 CASES = Path(__file__).parent / "cases"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gm import engine
-from gm.campaign import Campaign
+from gm.turn import engine
+from gm.store.campaign import Campaign
 from gm.cli import main
 
 
@@ -260,7 +260,7 @@ def test_html_reports_escape_names(tmp_path, fixed_master):
 
 
 def test_receipts_in_reports_and_gm_audit_log(camp, tmp_path):
-    from gm.mail.receipts import receipt
+    from gm.store.receipts import receipt
     run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4  # sure\n"))
     run("submit", camp, orders(tmp_path, "b.txt", "guess 2\n"), "--player", "bob", "--as-gm")
     run("resolve", camp)
@@ -299,7 +299,7 @@ def test_forum_report_references_uploaded_images(tmp_path):
 
 
 def test_event_texts_name_players(tmp_path, fixed_master):
-    from gm.dice import roll_value, turn_seed
+    from gm.store.dice import roll_value, turn_seed
     camp = tmp_path / "names"
     engine.new_campaign(camp, "guess", ["ann:Ann Smith", "bob"], master=fixed_master)
     right = roll_value(turn_seed(fixed_master, 1), "turn 1", 0, 6)  # the guess game's one roll

@@ -11,11 +11,12 @@ import random
 import pytest
 import yaml
 
-from gm import audit, engine, games, runner
-from gm.campaign import Campaign
-from gm.publish import public_players, viewers
-from gm.report import FORMATS, dice_block, render_report, template_context
-from gm.viewing import picture, seen_by
+from gm import games
+from gm.turn import audit, engine, runner
+from gm.store.campaign import Campaign
+from gm.turn.publish import public_players, viewers
+from gm.turn.report import FORMATS, dice_block, render_report, template_context
+from gm.store.viewing import picture, seen_by
 
 GAME_NAMES = games.names()
 MAX_TURNS = 3000

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.dice import Dice, commitment, roll_value, turn_seed, verify_log
+from gm.store.dice import Dice, commitment, roll_value, turn_seed, verify_log
 
 MASTER = bytes(range(32))
 SEED1 = bytes.fromhex("fc5135b1f53ee99c87db45e5259c953cc01fe2cb987dba39c48b7e20714e8c8d")

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gm import engine, fileio, staging
-from gm.campaign import Campaign
+from gm.store import fileio, staging
+from gm.turn import engine
+from gm.store.campaign import Campaign
 from gm.cli import main
 
 TESTS = Path(__file__).resolve().parent

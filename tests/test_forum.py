@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gm.errors import UsageError
-from gm.forum import image_url, shrink_png
+from gm.store.errors import UsageError
+from gm.turn.forum import image_url, shrink_png
 
 
 def _noisy_png(width=1600, height=1000) -> bytes:
@@ -55,7 +55,7 @@ def _map_png(name: str, companies: int = 6) -> bytes:
 
     from gm.hexmap.mapfile import load_map
     from gm.hexmap.render import draw_map
-    from gm.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from bench_hexmap import COMPANIES, plausible_track
     hexmap = load_map(name)
@@ -64,7 +64,7 @@ def _map_png(name: str, companies: int = 6) -> bytes:
 
 
 def test_the_overview_of_scotland_is_too_small_to_read_so_parts_are_planned():
-    from gm.forum import LEGIBLE_PX, MAX_PART_HEIGHT, OVERLAP, plan_parts
+    from gm.turn.forum import LEGIBLE_PX, MAX_PART_HEIGHT, OVERLAP, plan_parts
     parts = plan_parts("map.png", (1689, 2591), 8.07, (16, 49, 1673, 2496))
     assert [p.name for p in parts] == [f"map-part{n}.png" for n in (1, 2, 3, 4)]
     assert [p.caption for p in parts] == ["north-west", "north-east", "south-west", "south-east"]
@@ -81,7 +81,7 @@ def test_the_overview_of_scotland_is_too_small_to_read_so_parts_are_planned():
 
 
 def test_a_picture_readable_when_shrunk_or_saying_nothing_has_no_parts(tmp_path):
-    from gm.forum import parts_of, plan_parts
+    from gm.turn.forum import parts_of, plan_parts
     assert plan_parts("map.png", (1451, 1369), 12.32, (16, 48, 1435, 1301)) == []  # tutorial: 6.8 px shrunk
     plain = tmp_path / "board.png"
     plain.write_bytes(_noisy_png(2000, 300))
@@ -89,7 +89,7 @@ def test_a_picture_readable_when_shrunk_or_saying_nothing_has_no_parts(tmp_path)
 
 
 def test_scotland_with_six_companies_is_written_as_overview_and_parts_that_cover_it(tmp_path):
-    from gm.forum import LEGIBLE_PX, MAX_BYTES, parts_of, write_forum_images
+    from gm.turn.forum import LEGIBLE_PX, MAX_BYTES, parts_of, write_forum_images
     reports = tmp_path / "reports"
     reports.mkdir()
     (reports / "map.png").write_bytes(_map_png("scotland"))
@@ -113,7 +113,7 @@ def test_scotland_with_six_companies_is_written_as_overview_and_parts_that_cover
 
 
 def test_the_tutorial_map_keeps_its_overview_alone(tmp_path):
-    from gm.forum import LEGIBLE_PX, write_forum_images
+    from gm.turn.forum import LEGIBLE_PX, write_forum_images
     reports = tmp_path / "reports"
     reports.mkdir()
     (reports / "map.png").write_bytes(_map_png("tutorial", 3))
@@ -127,7 +127,7 @@ def test_a_forum_post_of_a_scotland_campaign_references_every_part(tmp_path):
 
     from click.testing import CliRunner
 
-    from gm import engine
+    from gm.turn import engine
     from gm.cli import main
     camp = tmp_path / "scot"
     engine.new_campaign(camp, "railway-rivals", ["ann", "bob", "cy"], map_name="scotland",

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.errors import MAX_ERRORS, OrderError, OrderErrors, OrderSyntaxError, located_lines
-from gm.mail.receipts import receipt
-from gm.orders import canonical_text, decode_order_bytes, preamble_note, read_frame
+from gm.store.errors import MAX_ERRORS, OrderError, OrderErrors, OrderSyntaxError, located_lines
+from gm.store.receipts import receipt
+from gm.store.orders import canonical_text, decode_order_bytes, preamble_note, read_frame
 
 ODD_DIGITS = ["²", "⑼", "３", "٣", "۳", "३", "𝟑", "1²", "1" * 7, "1" * 5000, "-1", "+3", "3.0", "1e3", "0x3",
               "3 4", "III", "", "三"]
@@ -156,7 +156,7 @@ PLAYERS = [{"id": "ann", "name": "Ann Smith"}, {"id": "bob", "name": "Bob"}]
 
 
 def test_frame_player_from_header_or_given():
-    from gm.orders import frame_player
+    from gm.store.orders import frame_player
 
     def who(text, given=None):
         player, errors = frame_player(read_frame(text, "o.txt"), PLAYERS, given)

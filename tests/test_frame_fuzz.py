@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gm.errors import MAX_ERRORS, OrderError, UsageError, located_lines
-from gm.orders import canonical_text, decode_order_bytes, preamble_note, read_frame
-from gm.players import find_player
+from gm.store.errors import MAX_ERRORS, OrderError, UsageError, located_lines
+from gm.store.orders import canonical_text, decode_order_bytes, preamble_note, read_frame
+from gm.store.players import find_player
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [{"id": "ann", "name": "Ann Smith"}, {"id": "bob", "name": "Bøb"}, {"id": "p1", "name": "P One"}]

@@ -15,7 +15,7 @@ from PIL import Image
 from gm.hexmap import basecache, maskstore
 from gm.hexmap.mapfile import load_map
 from gm.hexmap.render import draw_map
-from gm.pictures import figure_bytes, palette_png
+from gm.store.pictures import figure_bytes, palette_png
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from bench_hexmap import COMPANIES, plausible_track  # noqa: E402

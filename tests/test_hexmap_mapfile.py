@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.errors import MapErrors, UsageError
+from gm.store.errors import MapErrors, UsageError
 from gm.hexmap.mapfile import check_map, load_map, map_path, parse_map, shipped_maps
 
 GOOD = """\

@@ -12,10 +12,10 @@ import yaml
 from click.testing import CliRunner
 from test_mail_support import ANN, guess_campaign, update_config
 
-from gm.campaign import Campaign
+from gm.store.campaign import Campaign
 from gm.cli import main
-from gm.deadlines import deadline_status
-from gm.housekeeping import queued_notices, read_audit, seat_of
+from gm.time.deadlines import deadline_status
+from gm.automation.housekeeping import queued_notices, read_audit, seat_of
 
 
 def gm(*args, code=0):

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_mail_support import ANN, BOB, guess_campaign, message, update_config
 
-from gm.mail.inbox import inbox_settings
-from gm.mail.intake import fetch
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
 
 USER, PASSWORD = "gm", "imap-pass"
 

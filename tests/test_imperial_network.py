@@ -6,12 +6,12 @@ import sys
 
 import pytest
 
-from gm.dice import Dice, turn_seed
-from gm.errors import MapErrors, OrderErrors, UsageError
+from gm.store.dice import Dice, turn_seed
+from gm.store.errors import MapErrors, OrderErrors, UsageError
 from gm.games.imperial_network import GAME
 from gm.games.imperial_network.cards import load_cards
 from gm.games.imperial_network.data import load_map
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 OPTIONS = {"fatherland": "also", "turn_limit": 40}
 
@@ -215,7 +215,7 @@ def _war_turn_state():
 
 
 def test_war_turn_reports_every_format_and_draws():
-    from gm.report import render_report, template_context
+    from gm.turn.report import render_report, template_context
     state, events = _war_turn_state()
     assert state["war"]["connected"]["a"] == ["Karlsruhe"] and state["war"]["troops"] == 4
     players = [{"id": p, "name": p.upper(), "colour": ""} for p in state["players"]]
@@ -239,7 +239,7 @@ def test_deck_order_reaches_no_player():
     the public gets through the one door (view, events, order form, picture)."""
     import random
 
-    from gm.viewing import picture, seen_by
+    from gm.store.viewing import picture, seen_by
     from support.hidden_imperial_network import perturb
     states = bot_game(("a", "b", "c"), seed=b"hidden")
     public = [{"id": p, "name": p.upper(), "colour": ""} for p in ("a", "b", "c")]

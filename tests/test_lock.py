@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gm import engine
-from gm.campaign import Campaign
-from gm.errors import LockedError
-from gm.lock import LOCK_FILE, campaign_lock
+from gm.turn import engine
+from gm.store.campaign import Campaign
+from gm.store.errors import LockedError
+from gm.store.lock import LOCK_FILE, campaign_lock
 
 TRIES = 1000
 CTX = multiprocessing.get_context("fork")

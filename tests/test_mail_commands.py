@@ -4,13 +4,13 @@ from __future__ import annotations
 import pytest
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message, update_config
 
-from gm.mail.commands import detect
-from gm.mail.desk import LEDGER
-from gm.mail.inbox import inbox_settings
-from gm.mail.intake import fetch
-from gm.mail.logbook import read_entries
-from gm.press import press_for, read_press
-from gm.report import environment
+from gm.delivery.mail.commands import detect
+from gm.delivery.mail.desk import LEDGER
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
+from gm.store.logbook import read_entries
+from gm.store.press import press_for, read_press
+from gm.turn.report import environment
 
 
 def run(camp, tmp_path, *messages, name="box"):
@@ -140,7 +140,7 @@ def test_bad_press_gets_one_clear_line_and_changes_nothing(tmp_path):
 
 
 def test_press_needs_the_password_where_passwords_are_on(tmp_path):
-    from gm.mail.passwords import set_password
+    from gm.delivery.mail.passwords import set_password
     camp = guess_campaign(tmp_path, passwords=True)
     set_password(camp, "ann", "tulip-42")
     out, text = ask(camp, tmp_path, "press bob: forged?\n")
@@ -164,7 +164,7 @@ def test_press_partials_escape_what_players_wrote(tmp_path):
 
 
 def test_press_after_the_game_is_over_is_refused(tmp_path):
-    from gm.engine import new_campaign, resolve
+    from gm.turn.engine import new_campaign, resolve
     camp = new_campaign(tmp_path / "short", "guess", [f"ann:Ann:{ANN}", f"bob:Bob:{BOB}"],
                         options={"turns": 1}, master=bytes(range(32)))
     resolve(camp, force=True)

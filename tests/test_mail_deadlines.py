@@ -8,9 +8,9 @@ from click.testing import CliRunner
 from test_mail_support import guess_campaign, update_config
 
 from gm.cli import main
-from gm.deadlines import deadline_status, format_period, read_grace, resolve_refusal
-from gm.errors import CampaignError
-from gm.mail.remind import due_reminders
+from gm.time.deadlines import deadline_status, format_period, read_grace, resolve_refusal
+from gm.store.errors import CampaignError
+from gm.delivery.mail.remind import due_reminders
 
 UTC = dt.timezone.utc
 DEADLINE = "2026-12-01T18:00:00+01:00"  # 17:00 UTC
@@ -41,7 +41,7 @@ def test_yaml_timestamps_and_iso_text_both_read(tmp_path):
     camp = guess_campaign(tmp_path)
     path = camp.path / "campaign.yaml"
     path.write_text(path.read_text().replace("deadline: null", "deadline: 2026-12-01T18:00:00+01:00"))
-    from gm.campaign import Campaign
+    from gm.store.campaign import Campaign
     assert deadline_status(Campaign(camp.path)).deadline == at("2026-12-01T17:00:00")
 
 

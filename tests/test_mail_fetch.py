@@ -5,9 +5,9 @@ import hashlib
 
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, mbox_with, message, update_config
 
-from gm.mail.inbox import inbox_settings
-from gm.mail.intake import fetch
-from gm.mail.passwords import set_password
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
+from gm.delivery.mail.passwords import set_password
 
 
 def run(camp, tmp_path, *messages, name="box"):
@@ -179,7 +179,7 @@ def test_an_unreachable_mailbox_is_one_logged_failure(tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gm.mail.body import BadMessage, read_incoming  # noqa: E402
+from gm.delivery.mail.body import BadMessage, read_incoming  # noqa: E402
 
 _HEADS = st.sampled_from([b"", b"From: ann@example.org\r\n", b"From: <>\r\nDate: garbage\r\n",
                           b"From: a@b.c\r\nContent-Type: multipart/alternative; boundary=x\r\n",

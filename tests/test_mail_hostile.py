@@ -7,11 +7,11 @@ import datetime as dt
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message
 
 from gm import games
-from gm.mail import commands, intake
-from gm.mail.desk import LEDGER
-from gm.mail.inbox import inbox_settings
-from gm.mail.intake import fetch
-from gm.mail.logbook import read_entries
+from gm.delivery.mail import commands, intake
+from gm.delivery.mail.desk import LEDGER
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
+from gm.store.logbook import read_entries
 
 
 def run(camp, tmp_path, *messages, name="box"):
@@ -156,7 +156,7 @@ def _link_log(camp, name, tmp_path):
 def test_a_linked_mail_log_is_refused_with_one_line_and_nothing_changes(tmp_path):
     import pytest
 
-    from gm.errors import GMError
+    from gm.store.errors import GMError
     from test_run_support import gm, snapshot
     for name in ("mail.log", "inbox/processed-log.yaml", "outbox/sent-log.yaml"):
         camp = guess_campaign(tmp_path / name.replace("/", "-"))

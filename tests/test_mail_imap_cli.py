@@ -8,10 +8,10 @@ from click.testing import CliRunner
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message, replies, update_config
 
 from gm.cli import main
-from gm.mail.inbox import inbox_settings
-from gm.mail.intake import fetch
-from gm.mail.passwords import check_password, hash_password, stored_hash
-from gm.mail.receipts import canonical_orders, receipt
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
+from gm.delivery.mail.passwords import check_password, hash_password, stored_hash
+from gm.store.receipts import canonical_orders, receipt
 
 
 class FakeIMAP:
@@ -139,7 +139,7 @@ def test_receipt_is_sha256_of_the_canonical_game_lines():
 
 
 def test_turn_receipts_match_the_receipts_in_the_replies(tmp_path):
-    from gm.mail.receipts import turn_receipts
+    from gm.store.receipts import turn_receipts
     camp = guess_campaign(tmp_path)
     box = maildir_with(tmp_path / "box", message("hello\nplayer: ann\nguess 2\n"),
                        message("player: bob\nguess 5 # five\n", sender=BOB))

@@ -7,11 +7,11 @@ import mailbox
 import pytest
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, mbox_with, message
 
-from gm.mail import body, intake
-from gm.mail.desk import LEDGER
-from gm.mail.inbox import inbox_settings, raw_messages
-from gm.mail.intake import fetch
-from gm.mail.logbook import append_entry, read_entries
+from gm.delivery.mail import body, intake
+from gm.delivery.mail.desk import LEDGER
+from gm.delivery.mail.inbox import inbox_settings, raw_messages
+from gm.delivery.mail.intake import fetch
+from gm.store.logbook import append_entry, read_entries
 
 
 def numbered(n: int, start: int = 0, sender: str = ANN):
@@ -115,7 +115,7 @@ def test_a_torn_last_line_of_a_log_is_skipped_and_the_log_goes_on(tmp_path):
 def test_a_ledger_of_the_old_kind_is_taken_over_once(tmp_path):
     import hashlib
 
-    from gm.fileio import write_yaml
+    from gm.store.fileio import write_yaml
     camp = guess_campaign(tmp_path)
     raw = bytes(message("player: ann\nguess 3\n"))
     digest = hashlib.sha256(raw).hexdigest()

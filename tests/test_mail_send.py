@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from test_mail_support import update_config
 
 from gm import games
-from gm.campaign import Campaign
+from gm.store.campaign import Campaign
 from gm.cli import main
-from gm.engine import new_campaign, resolve, submit_files
-from gm.paths import ORDERS
+from gm.turn.engine import new_campaign, resolve, submit_files
+from gm.store.paths import ORDERS
 
 ADDRESSES = {"p1": "ann@example.org", "p2": "bob@example.org"}
 

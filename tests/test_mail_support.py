@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from gm.campaign import Campaign
-from gm.engine import new_campaign
+from gm.store.campaign import Campaign
+from gm.turn.engine import new_campaign
 
 ANN = "ann@example.org"
 BOB = "bob@example.org"

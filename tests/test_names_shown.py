@@ -6,8 +6,8 @@ from __future__ import annotations
 import yaml
 from click.testing import CliRunner
 
-from gm import audit, engine
-from gm.campaign import Campaign
+from gm.turn import audit, engine
+from gm.store.campaign import Campaign
 from gm.cli import main
 
 

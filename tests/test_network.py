@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm import games
-from gm.cases import load_cases, run_case
-from gm.dice import Dice
-from gm.errors import OrderError, OrderErrors, UsageError
+from gm.turn.cases import load_cases, run_case
+from gm.store.dice import Dice
+from gm.store.errors import OrderError, OrderErrors, UsageError
 from gm.games.network.board import SQUARE_NAMES, SQUARE_OF, to_rows
 from gm.games.network.networks import bench_detection, find_network, random_position
-from gm.orders import OrderLine, read_frame
+from gm.store.orders import OrderLine, read_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "tests" / "cases" / "network").glob("*.yaml"))
@@ -421,8 +421,8 @@ def test_render_png_and_svg():
 
 
 def test_reports_through_the_engine(tmp_path):
-    from gm import engine
-    from gm.campaign import Campaign
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
     folder = tmp_path / "game"
     engine.new_campaign(folder, "network", ["dark:Ann <i>&</i>", "light:Bob"], master=b"\1" * 32)
     campaign = Campaign(folder)
@@ -467,10 +467,10 @@ def test_board_png_needs_no_matplotlib_and_svg_still_works():
     import sys
     code = (
         "import io, sys\n"
-        "from gm import games, dice\n"
+        "from gm import games\nfrom gm.store import dice\n"
         "g = games.get('network')\n"
         "s = g.setup(None, ['dark', 'light'], {'turn_order': 'standard', 'position': ''}, dice.Dice(bytes(32)))\n"
-        "from gm.pictures import figure_bytes  # as the engine writes report images\n"
+        "from gm.store.pictures import figure_bytes  # as the engine writes report images\n"
         "buf = io.BytesIO(figure_bytes(g.render(g.view(s, None), None), 'png'))\n"
         "assert buf.getvalue()[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
         "assert 'matplotlib' not in sys.modules, 'PNG pulled in matplotlib'\n"

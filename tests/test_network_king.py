@@ -12,14 +12,14 @@ import pytest
 import yaml
 
 from gm import games
-from gm.cases import run_case_file
-from gm.dice import Dice
-from gm.errors import OrderErrors, UsageError
+from gm.turn.cases import run_case_file
+from gm.store.dice import Dice
+from gm.store.errors import OrderErrors, UsageError
 from gm.games.network_king import GAME
 from gm.games.network_king.cards import (ProfessionTable, card_professions, read_card_line,
                                          read_deck_option, vowels)
-from gm.orders import read_frame
-from gm.viewing import visible_events
+from gm.store.orders import read_frame
+from gm.store.viewing import visible_events
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "tests" / "cases" / "network-king").glob("*.yaml"))
@@ -330,7 +330,7 @@ def test_board_png_keeps_the_matplotlib_look():
     from PIL import Image, ImageChops, ImageStat
 
     from gm.games.network_king.render import draw_board
-    from gm.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes
     rng, state = random.Random(9), new_game()
     while GAME.due(state):
         player = GAME.due(state)[0]
@@ -350,8 +350,8 @@ def test_board_png_keeps_the_matplotlib_look():
 
 def test_board_png_needs_no_matplotlib():
     code = ("import io, sys\n"
-            "from gm import games, dice\n"
-            "from gm.pictures import figure_bytes\n"
+            "from gm import games\nfrom gm.store import dice\n"
+            "from gm.store.pictures import figure_bytes\n"
             "g = games.get('network-king')\n"
             f"decks = {{'deck_p1': {str(DECK_P1)!r}, 'deck_p2': {str(DECK_P2)!r}}}\n"
             "s = g.setup(None, ['a', 'b'], decks, dice.Dice(bytes(32)))\n"
@@ -395,7 +395,7 @@ def test_registered():
 
 # ---- through the engine -----------------------------------------------------------------------
 def test_campaign_keeps_the_cards_replays_without_files_and_escapes_html(tmp_path):
-    from gm import audit, engine
+    from gm.turn import audit, engine
     deck = tmp_path / "deck.txt"
     deck.write_text("\n".join(["Bobby <Tables> | Programmer"] + TEN) + "\n", encoding="utf-8")
     campaign = engine.new_campaign(tmp_path / "game", "network-king", ["ann", "bob"],

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.dice import Dice
-from gm.errors import OrderError, OrderErrors
+from gm.store.dice import Dice
+from gm.store.errors import OrderError, OrderErrors
 from gm.games.network_king import GAME
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = {"deck_p1": str(ROOT / "orders" / "network-king" / "deck-p1.txt"),

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from gm import engine
-from gm.dice import Dice
-from gm.errors import OrderErrors
+from gm.turn import engine
+from gm.store.dice import Dice
+from gm.store.errors import OrderErrors
 from gm.games.network_king import GAME
 from gm.games.network_king.cards import card_name, card_title
-from gm.orders import read_frame
-from gm.viewing import visible_events
+from gm.store.orders import read_frame
+from gm.store.viewing import visible_events
 
 SYLLABLES = ["zor", "vax", "quil", "mib", "tep", "gru", "xan", "lod", "pev", "kaz", "jub", "wix",
              "fen", "dor", "bly", "sko", "rüm", "tái", "növ", "hél"]

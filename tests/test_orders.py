@@ -2,8 +2,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gm.names import did_you_mean, fold, match
-from gm.orders import read_frame
+from gm.store.names import did_you_mean, fold, match
+from gm.store.orders import read_frame
 
 TEXT = """\ufeffPlayer: blue
 turn: 3   # the third turn

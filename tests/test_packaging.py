@@ -30,7 +30,7 @@ def test_a_wheel_in_a_fresh_environment_runs_a_campaign(tmp_path):
     wheel = next((tmp_path / "dist").glob("gm-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "gm/maps/railway-rivals/tutorial.yaml" in names and "gm/templates/report.txt.j2" in names
-    assert "gm/templates/railway-rivals/report.html.j2" in names and "gm/site/static/dice.js" in names
+    assert "gm/templates/railway-rivals/report.html.j2" in names and "gm/delivery/site/static/dice.js" in names
     # a fresh environment: the wheel unpacked into its site-packages, the dependencies borrowed
     # from this one (a path line, so this checkout's own editable install is not seen)
     env_dir = tmp_path / "env"

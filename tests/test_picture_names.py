@@ -6,7 +6,8 @@ import random
 import pytest
 from matplotlib.colors import to_hex
 
-from gm import games, runner
+from gm import games
+from gm.turn import runner
 from gm.games.base import player_colours, player_names
 
 PEOPLE = {"p1": ("Annabel Ferreira", "#123456"), "p2": ("Bartholomew Okafor", "#abcdef"),

@@ -7,7 +7,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from PIL import Image
 
-from gm.pictures import figure_bytes
+from gm.store.pictures import figure_bytes
 
 
 def _chart() -> Figure:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gm.dice import Dice, turn_seed
-from gm.errors import UsageError
+from gm.store.dice import Dice, turn_seed
+from gm.store.errors import UsageError
 from gm.games import get
 from gm.hexmap.mapfile import load_map
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 GAME = get("railway-rivals")
 MAPS = Path(__file__).parent / "cases" / "railway-rivals" / "maps"
@@ -166,8 +166,8 @@ def test_the_map_image_is_drawn() -> None:
 
 def test_the_campaign_s_bot_policy_builds_for_missing_companies(tmp_path) -> None:
     """nmr_policy: bot in campaign.yaml lets the bot build (the game has no missed-turn option of its own)."""
-    from gm import engine
-    from gm.campaign import Campaign
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
 
     engine.new_campaign(tmp_path / "c", "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))
     config = yaml.safe_load((tmp_path / "c" / "campaign.yaml").read_text(encoding="utf-8"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gm.cases import load_cases, run_case
+from gm.turn.cases import load_cases, run_case
 
 CASE_DIR = Path(__file__).parent / "cases" / "railway-rivals"
 CASES = [(path, case) for path in sorted(CASE_DIR.glob("*.yaml")) for case in load_cases(path)]

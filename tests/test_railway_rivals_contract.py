@@ -6,12 +6,12 @@ import re
 import pytest
 import yaml
 
-from gm.dice import Dice
-from gm.engine import read_options
-from gm.errors import UsageError
+from gm.store.dice import Dice
+from gm.turn.engine import read_options
+from gm.store.errors import UsageError
 from gm.games import get
 from gm.games.railway_rivals.state import VIEW_KEYS
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 from test_railway_rivals_operate import RACECOURSE, play_whole_game
 

@@ -1,6 +1,6 @@
 """Hostile order files against the Railway Rivals parser (issue 17 item 5): seeded mutations of valid
 files, odd digits and megabyte probes. Only OrderError/OrderErrors may escape `game.parse` after
-`gm.orders.read_frame`, every error names its line, and a file gets at most MAX_ERRORS lines of errors.
+`gm.store.orders.read_frame`, every error names its line, and a file gets at most MAX_ERRORS lines of errors.
 Times are measured and printed (run with -s), never asserted: speed belongs to `make bench`."""
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from gm.dice import Dice, turn_seed
-from gm.errors import OrderError, OrderErrors
+from gm.store.dice import Dice, turn_seed
+from gm.store.errors import OrderError, OrderErrors
 from gm.games import get
 from gm.games.railway_rivals.reading import MAX_ERRORS
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 GAME = get("railway-rivals")
 RACECOURSE = str(Path(__file__).parent / "cases" / "railway-rivals" / "maps" / "racecourse.yaml")

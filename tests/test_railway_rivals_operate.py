@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.dice import Dice, turn_seed
-from gm.errors import OrderErrors
+from gm.store.dice import Dice, turn_seed
+from gm.store.errors import OrderErrors
 from gm.games import get
 from gm.hexmap.mapfile import load_map
-from gm.orders import read_frame
-from gm.report import FORMATS, dice_block, render_report, template_context
+from gm.store.orders import read_frame
+from gm.turn.report import FORMATS, dice_block, render_report, template_context
 from gm.games.railway_rivals.operate.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,
                                               schedule_problems, town_numbers)
 
@@ -251,7 +251,7 @@ def test_route_advice_fastest_and_cheapest() -> None:
 def test_gm_route_advises_and_suggests(tmp_path):
     from click.testing import CliRunner
 
-    from gm import engine
+    from gm.turn import engine
     from gm.cli import main
     camp = tmp_path / "rr"
     engine.new_campaign(camp, "railway-rivals", ["blue", "red"], map_name="tutorial", master=bytes(32))

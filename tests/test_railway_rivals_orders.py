@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.dice import Dice
-from gm.errors import OrderError, OrderErrors
+from gm.store.dice import Dice
+from gm.store.errors import OrderError, OrderErrors
 from gm.games import get
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 GAME = get("railway-rivals")
 MAPS = Path(__file__).parent / "cases" / "railway-rivals" / "maps"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from gm.dice import Dice
-from gm.engine import new_campaign, resolve, submit_files
+from gm.store.dice import Dice
+from gm.turn.engine import new_campaign, resolve, submit_files
 from gm.games import get
-from gm.orders import read_frame
-from gm.report import FORMATS, dice_block, render_report, template_context
+from gm.store.orders import read_frame
+from gm.turn.report import FORMATS, dice_block, render_report, template_context
 
 GAME = get("railway-rivals")
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,10 +11,10 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from gm.campaign import Campaign
+from gm.store.campaign import Campaign
 from gm.cli import main
-from gm.fileio import write_yaml
-from gm.record import public_record
+from gm.store.fileio import write_yaml
+from gm.delivery.record import public_record
 from test_site_support import FINISHED, GAME_NAMES, MASTER, copy_campaign, seeded_campaign
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "record.schema.json").read_text())
@@ -67,7 +67,7 @@ def test_hidden_information_does_not_change_the_record_or_the_site(name, turns, 
         hidden = importlib.import_module(f"support.hidden_{name.replace('-', '_')}")
     except ModuleNotFoundError:
         pytest.skip(f"no tests/support/hidden_{name.replace('-', '_')}.py to perturb {name} with")
-    from gm.site import build
+    from gm.delivery.site import build
     monkeypatch.setenv("GM_NOW", "2026-12-05T18:00Z")
     plain = Campaign(seeded_campaign(name, turns))
     changed = copy_campaign(name, tmp_path, turns)

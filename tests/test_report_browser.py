@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm.campaign import Campaign
+from gm.store.campaign import Campaign
 from test_site_support import GAME_NAMES, seeded_campaign, start_chromium
 
 PHONE = 360

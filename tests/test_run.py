@@ -8,7 +8,7 @@ import fcntl
 from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message, update_config
 from test_run_support import gm, mailroom, snapshot  # noqa: F401  (mailroom is a fixture)
 
-from gm.campaign import Campaign
+from gm.store.campaign import Campaign
 
 WEEKLY = {"every": "7d", "at": "18:00", "zone": "Europe/London"}
 
@@ -163,7 +163,7 @@ def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):  # n
     gm("run", camp.path, "--send")
     gm("run", camp.path, "--send")
     assert mailroom.subjects(BOB)["[camp] Turn 1 report for Bob"] == 1
-    from gm.mail.smtp import already_sent
+    from gm.delivery.mail.smtp import already_sent
     sent = already_sent(Campaign(camp.path))
     assert "report:1:bob" in sent and not (camp.path / "outbox" / "turn-001").exists()
 

@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 from test_mail_support import maildir_with, message
 from test_run_support import gm, mailroom  # noqa: F401  (mailroom is a fixture)
 
-from gm.campaign import Campaign
-from gm.engine import new_campaign
-from gm.schedule import show_moment
+from gm.store.campaign import Campaign
+from gm.turn.engine import new_campaign
+from gm.time.schedule import show_moment
 
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cat": "Cat", "dan": "Dan"}   # dan never sends orders
 TURNS = 10

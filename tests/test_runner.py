@@ -4,10 +4,11 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from gm import audit, engine, games, runner
-from gm.campaign import Campaign
-from gm.errors import UsageError
-from gm.viewing import fill_names, visible_events
+from gm import games
+from gm.turn import audit, engine, runner
+from gm.store.campaign import Campaign
+from gm.store.errors import UsageError
+from gm.store.viewing import fill_names, visible_events
 
 GUESS = games.get("guess")
 

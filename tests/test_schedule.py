@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from test_mail_support import guess_campaign, update_config
 
 from gm.cli import main
-from gm.engine import resolve
-from gm.errors import CampaignError
-from gm.schedule import Schedule, next_deadline, read_schedule
+from gm.turn.engine import resolve
+from gm.store.errors import CampaignError
+from gm.time.schedule import Schedule, next_deadline, read_schedule
 
 UTC = dt.timezone.utc
 LONDON = ZoneInfo("Europe/London")
@@ -145,7 +145,7 @@ def test_a_bad_zone_outside_the_schedule_is_one_line(tmp_path):
     result = CliRunner().invoke(main, ["status", str(camp.path)])
     assert result.exit_code == 2 and "zone 'Mars/Olympus' is not a time zone" in result.output
     with pytest.raises(CampaignError):
-        from gm.schedule import campaign_zone
+        from gm.time.schedule import campaign_zone
         campaign_zone(camp)
 
 
@@ -165,7 +165,7 @@ def test_turn_length_after_each_resolve(tmp_path, monkeypatch):
 
 
 def test_a_reminder_subject_gives_the_deadline_in_the_campaigns_local_time():
-    from gm.schedule import short_moment
+    from gm.time.schedule import short_moment
     london = ZoneInfo("Europe/London")
     assert short_moment(dt.datetime(2026, 12, 5, 18, tzinfo=dt.timezone.utc), london) == "Sat 2026-12-05 18:00 GMT"
     assert short_moment(dt.datetime(2026, 7, 4, 17, tzinfo=dt.timezone.utc), london) == "Sat 2026-07-04 18:00 BST"

@@ -11,7 +11,7 @@ import itertools
 import pytest
 from click.testing import CliRunner
 
-from gm import report
+from gm.turn import report
 from gm.cli import main
 
 EVIL = "<img src=x onerror=alert(1)>"
@@ -117,7 +117,7 @@ SHIPPED = {"railway-rivals": 2, "network": 2, "thurn-und-taxis": 2, "imperial-ne
 
 def _shipped_context(name: str, count: int) -> dict:
     from gm import games
-    from gm.dice import Dice
+    from gm.store.dice import Dice
     game = games.get(name)
     ids = ["blue", "red", "green"][:count]
     state = game.setup(game.default_map(), ids, {k: o.default for k, o in game.options.items()}, Dice(bytes(32)))

@@ -5,11 +5,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gm import engine
-from gm.campaign import Campaign
+from gm.turn import engine
+from gm.store.campaign import Campaign
 from gm.cli import main
-from gm.errors import CampaignError, UsageError
-from gm.players import DEVICE_NAMES, RESERVED_IDS, find_player, parse_player_spec, setup_warnings
+from gm.store.errors import CampaignError, UsageError
+from gm.store.players import DEVICE_NAMES, RESERVED_IDS, find_player, parse_player_spec, setup_warnings
 
 
 def _run(*args, code=0):
@@ -34,7 +34,7 @@ def test_gm_new_refuses_viewer_and_device_names(tmp_path, pid):
 
 
 def test_reserved_ids_cover_every_viewer_name():
-    from gm.viewing import GM_VIEWER, PUBLIC
+    from gm.store.viewing import GM_VIEWER, PUBLIC
     assert {GM_VIEWER, PUBLIC} <= RESERVED_IDS
     assert {"con", "prn", "aux", "nul", "com1", "com9", "lpt1", "lpt9"} <= DEVICE_NAMES
 

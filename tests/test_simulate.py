@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from gm import games, simulate
+from gm import games
+from gm.turn import simulate
 from gm.cli import main
 
 

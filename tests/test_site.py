@@ -9,10 +9,10 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from gm import engine
-from gm.campaign import Campaign
+from gm.turn import engine
+from gm.store.campaign import Campaign
 from gm.cli import main
-from gm.site import MARKER, build, update
+from gm.delivery.site import MARKER, build, update
 from test_site_support import GAME_NAMES, MASTER, copy_campaign, play, public_text, seeded_campaign
 
 
@@ -112,16 +112,16 @@ def test_update_after_a_rollback_removes_the_turn_it_undid(tmp_path):
 
 
 def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path, monkeypatch):
-    """gm.press (the mail helper's module) gives each turn's public press; a stand-in here."""
+    """gm.store.press (the mail helper's module) gives each turn's public press; a stand-in here."""
     import importlib.machinery
     import sys
     import types
-    fake = types.ModuleType("gm.press")
-    fake.__spec__ = importlib.machinery.ModuleSpec("gm.press", None)
+    fake = types.ModuleType("gm.store.press")
+    fake.__spec__ = importlib.machinery.ModuleSpec("gm.store.press", None)
     said = {"from": "p2", "from_name": "Bob", "to": "all", "to_name": "all", "text": "Beware <the> red line!",
             "at": "2026-12-01T10:00:00+00:00", "grey": False}
     fake.press_for = lambda campaign, turn, viewer: [said] if turn == 1 and viewer == "public" else []
-    monkeypatch.setitem(sys.modules, "gm.press", fake)
+    monkeypatch.setitem(sys.modules, "gm.store.press", fake)
     import gm
     monkeypatch.setattr(gm, "press", fake, raising=False)
     build(Campaign(seeded_campaign("network")), tmp_path / "site")
@@ -133,7 +133,7 @@ def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path, monk
 
 
 def test_site_folder_from_campaign_yaml(tmp_path):
-    from gm.site import configured_folder
+    from gm.delivery.site import configured_folder
     campaign = copy_campaign("network", tmp_path)
     assert configured_folder(campaign) is None
     campaign.config["site"] = "www"
@@ -146,8 +146,8 @@ def test_site_folder_from_campaign_yaml(tmp_path):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_standings_in_the_games_own_terms(name):
-    from gm.record import public_record
-    from gm.site.standings import standings
+    from gm.delivery.record import public_record
+    from gm.delivery.site.standings import standings
     record = public_record(Campaign(seeded_campaign(name)))
     view = record["turns"][-1]["view"]
     blocks = standings(name, view, record["players"])

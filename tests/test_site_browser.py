@@ -1,5 +1,5 @@
 """The campaign website in a real browser: headless Chromium (Debian's `chromium`) driven over the
-DevTools pipe (gm/site/browser.py). One browser for the module. Outside CI a machine without
+DevTools pipe (gm/delivery/site/browser.py). One browser for the module. Outside CI a machine without
 Chromium skips these tests; in CI (CI=true) they fail, so the check cannot silently vanish."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gm.campaign import Campaign
-from gm.site import build
-from gm.site.browser import Browser, BrowserError
+from gm.store.campaign import Campaign
+from gm.delivery.site import build
+from gm.delivery.site.browser import Browser, BrowserError
 from test_site_support import (FINISHED, GAME_NAMES, copy_campaign, finished_campaign, seeded_campaign,
                                start_chromium)
 
@@ -140,7 +140,7 @@ def test_dice_page_flags_a_changed_hidden_roll_seed_or_commitment(tabs, tmp_path
     campaign = copy_campaign("network-king", tmp_path, FINISHED)
     turn = campaign.secret_dice_turns()[0]
     hidden, total = secret_rolls(campaign), logged_rolls(campaign) + secret_rolls(campaign)
-    # a hidden roll as the final dice log reveals it (gm.publish.reveal_secret_dice), changed
+    # a hidden roll as the final dice log reveals it (gm.turn.publish.reveal_secret_dice), changed
     path = campaign.turn_dir(campaign.last_turn) / "dice.yaml"
     saved = path.read_text()
     log = yaml.safe_load(saved)

@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 import yaml
 
-from gm import engine
-from gm.campaign import Campaign
-from gm.mail.receipts import canonical_orders, receipt
-from gm.record import public_record
-from gm.site import build
+from gm.turn import engine
+from gm.store.campaign import Campaign
+from gm.store.receipts import canonical_orders, receipt
+from gm.delivery.record import public_record
+from gm.delivery.site import build
 from test_record import SCHEMA
 from test_site_support import GAME_NAMES, copy_campaign, seeded_campaign
 

@@ -10,10 +10,10 @@ import jsonschema
 import pytest
 import yaml
 
-from gm import engine
-from gm.campaign import Campaign
-from gm.dice import commitment, turn_seed, verify_log
-from gm.site import build, update
+from gm.turn import engine
+from gm.store.campaign import Campaign
+from gm.store.dice import commitment, turn_seed, verify_log
+from gm.delivery.site import build, update
 from test_record import SCHEMA
 from test_site_support import MASTER, finished_campaign, play, players_for, public_text, seeded_campaign
 
@@ -116,6 +116,6 @@ def test_revealed_seeds_are_read_from_the_final_dice_log_when_it_lists_them(tmp_
     log = yaml.safe_load(path.read_text())
     log["secret_seeds"] = [{"turn": t, "seed": "cd" * 32} for t in campaign.secret_dice_turns()]
     path.write_text(yaml.safe_dump(log))
-    from gm.record import public_record
+    from gm.delivery.record import public_record
     record = public_record(campaign)
     assert {s["seed"] for s in record["secret_dice"]} == {"cd" * 32}

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from gm import engine, games
-from gm.campaign import Campaign
-from gm.site.browser import Browser, BrowserError
+from gm import games
+from gm.turn import engine
+from gm.store.campaign import Campaign
+from gm.delivery.site.browser import Browser, BrowserError
 
 MASTER = bytes(range(32))
 GAME_NAMES = [n for n in games.names() if n != "guess"]  # the test-only game has no pictures

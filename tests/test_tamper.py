@@ -7,8 +7,8 @@ import shutil
 import yaml
 from click.testing import CliRunner
 
-from gm import engine
-from gm.campaign import Campaign
+from gm.turn import engine
+from gm.store.campaign import Campaign
 from gm.cli import main
 
 

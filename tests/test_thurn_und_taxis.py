@@ -9,12 +9,12 @@ import sys
 import pytest
 import yaml
 
-from gm.dice import Dice
-from gm.errors import MapErrors, OrderErrors, UsageError
+from gm.store.dice import Dice
+from gm.store.errors import MapErrors, OrderErrors, UsageError
 from gm.games import get
 from gm.games.thurn_und_taxis import maps
-from gm.orders import read_frame
-from gm.viewing import visible_events
+from gm.store.orders import read_frame
+from gm.store.viewing import visible_events
 
 GAME = get("thurn-und-taxis")
 
@@ -330,7 +330,8 @@ def test_a_campaign_on_map2_through_the_cli(tmp_path):
 def test_pictures_share_one_base_and_png_needs_no_matplotlib(tmp_path):
     """Issue 16: the PNG is drawn by Pillow (matplotlib stays unloaded); the viewers of one position
     share one base picture, each with an overlay of their own; SVG is still drawn by matplotlib."""
-    code = ("import sys; from gm.games import get; from gm.dice import Dice; from gm.viewing import picture, seen_by\n"
+    code = ("import sys; from gm.games import get; from gm.store.dice import Dice\n"
+            "from gm.store.viewing import picture, seen_by\n"
             "from gm.games.thurn_und_taxis import picture as pic\n"
             "g = get('thurn-und-taxis'); s = g.setup('map1', ['ann', 'bob'], {}, Dice(b'x'))\n"
             "s = g.apply_setup(s, {'routes': {'ann': ['München', 'Passau'], 'bob': ['Ulm']},\n"
@@ -343,7 +344,7 @@ def test_pictures_share_one_base_and_png_needs_no_matplotlib(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
-    from gm.viewing import picture, seen_by
+    from gm.store.viewing import picture, seen_by
     state = new_state(routes={"ann": ["München", "Passau"]})
     svg = picture(GAME, seen_by(GAME, state, [], "ann", [{"id": "ann", "name": "Ann", "colour": ""}]), "svg")
     assert b"<svg" in svg[:400]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.games import get
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 from support.order_fuzz import fuzz
 
 GAME = get("thurn-und-taxis")

@@ -7,10 +7,10 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.dice import Dice
-from gm.errors import OrderError, OrderErrors
+from gm.store.dice import Dice
+from gm.store.errors import OrderError, OrderErrors
 from gm.games import get
-from gm.orders import read_frame
+from gm.store.orders import read_frame
 
 GAME = get("thurn-und-taxis")
 STATE = GAME.apply_setup(GAME.setup("map1", ["ann", "bob"], {}, Dice(b"fuzz")), {

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.games import get
-from gm.orders import read_frame
-from gm.report import dice_block, render_report, template_context
-from gm.viewing import picture, seen_by, visible_events
+from gm.store.orders import read_frame
+from gm.turn.report import dice_block, render_report, template_context
+from gm.store.viewing import picture, seen_by, visible_events
 from support.hidden_thurn_und_taxis import perturb
 
 GAME = get("thurn-und-taxis")
@@ -121,7 +121,7 @@ def _with_other_cards(events, viewer, rng, cards):
 
 @pytest.mark.parametrize("map_name,players", [("map1", ("ann", "bob", "cy")), ("map2", ("ann", "bob"))])
 def test_what_a_viewer_gets_does_not_depend_on_what_they_cannot_see(map_name, players):
-    """Through the one door (gm.viewing.seen_by): the view, the events and the order form a viewer
+    """Through the one door (gm.store.viewing.seen_by): the view, the events and the order form a viewer
     gets stay the same when other hands, the deck, the discard pile and the cards drawn by others
     change; so does the picture (checked on a few turns)."""
     rng = random.Random(5)

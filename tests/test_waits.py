@@ -31,8 +31,9 @@ def loaded(*args: str, tmp_path: Path) -> set[str]:
 
 def ready(tmp_path: Path, game_name: str, players: list[str], map_name: str | None = None) -> Path:
     """A new campaign with every due player's first orders stored (random legal orders)."""
-    from gm import engine, games
-    from gm.campaign import Campaign
+    from gm import games
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
     game, camp = games.get(game_name), tmp_path / game_name
     engine.new_campaign(camp, game_name, players, map_name=map_name, master=bytes(range(32)))
     campaign, rng = Campaign(camp), random.Random(3)
@@ -85,8 +86,9 @@ def _whole(gmap, view, viewer, players):
 def test_the_thurn_und_taxis_picture_drawn_by_boxes_is_the_picture_drawn_whole(tmp_path):
     from PIL import ImageChops
 
-    from gm import engine, games
-    from gm.campaign import Campaign
+    from gm import games
+    from gm.turn import engine
+    from gm.store.campaign import Campaign
     from gm.games.thurn_und_taxis import picture as pic
     game = games.get("thurn-und-taxis")
     camp = ready(tmp_path, "thurn-und-taxis", ["ann", "bob", "cy"])
@@ -112,7 +114,7 @@ def test_the_thurn_und_taxis_picture_drawn_by_boxes_is_the_picture_drawn_whole(t
 def test_the_fast_selectattr_answers_as_jinja2s_own(expr):
     import jinja2
 
-    from gm.report import environment
+    from gm.turn.report import environment
     events = [{"kind": "a", "n": 1}, {"kind": "b", "n": 0}, {"kind": "c", "n": 2}, {"kind": "a", "n": 3}]
     source = "{{ events | " + expr + " | list }}"
     ours = environment().from_string(source).render(events=events)
@@ -125,7 +127,7 @@ def test_the_fast_selectattr_answers_as_jinja2s_own(expr):
 
 
 def test_a_png_written_without_pillows_other_formats_leaves_them_readable(tmp_path):
-    code = ("import io, sys\nfrom PIL import Image\nfrom gm.pictures import save_png\n"
+    code = ("import io, sys\nfrom PIL import Image\nfrom gm.store.pictures import save_png\n"
             "buffer = io.BytesIO()\nsave_png(Image.new('RGB', (8, 8), 'red'), buffer, compress_level=1)\n"
             "print(sorted(m.split('.')[1] for m in sys.modules if m.startswith('PIL.') and 'Plugin' in m))\n"
             "Image.new('RGB', (8, 8), 'blue').save(sys.argv[1], format='JPEG')\n"

@@ -1,4 +1,4 @@
-"""gm.fileio's one YAML reader and writer: LibYAML and pure Python write and read alike, alias bombs
+"""gm.store.fileio's one YAML reader and writer: LibYAML and pure Python write and read alike, alias bombs
 are refused with one line wherever gm reads YAML, and ``plain`` equals a YAML round trip without one."""
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gm import engine, fileio, games
+from gm import games
+from gm.store import fileio
+from gm.turn import engine
 from gm.cli import main
-from gm.dice import Dice
-from gm.fileio import AliasBomb, NotPlainData, compose_yaml, dump_yaml, load_yaml, plain, yaml_loader
+from gm.store.dice import Dice
+from gm.store.fileio import AliasBomb, NotPlainData, compose_yaml, dump_yaml, load_yaml, plain, yaml_loader
 
 ROOT = Path(__file__).resolve().parent.parent
 # nine levels of nine: 387 million strings if an alias were followed; refused before any is
@@ -62,7 +64,7 @@ def _nan_free(data) -> bool:
 
 def test_without_libyaml_the_pure_python_classes_are_used_and_write_the_same():
     code = ("import yaml\nfor name in ('CSafeLoader', 'CSafeDumper'):\n    delattr(yaml, name)\n"
-            "from gm import fileio\nassert not fileio.LIBYAML\n"
+            "from gm.store import fileio\nassert not fileio.LIBYAML\n"
             "import sys\ndata = fileio.load_yaml(sys.stdin.read())\nprint(fileio.dump_yaml(data), end='')\n")
     text = dump_yaml({"odd": ODD_STRINGS, "n": [1, 2.5, None, True]})
     done = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, cwd=ROOT)
@@ -102,7 +104,7 @@ def test_files_with_a_few_shared_lists_stay_readable_and_are_written_out_in_full
 
 def _campaign(tmp_path: Path) -> Path:
     """A campaign folder laid out by hand (no reports: other games' pictures are not this test's subject)."""
-    from gm.campaign import create_folder, parse_player_spec
+    from gm.store.campaign import create_folder, parse_player_spec
 
     camp = tmp_path / "camp"
     game = games.get("network")

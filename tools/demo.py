@@ -13,9 +13,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from gm import audit, engine, games
-from gm.campaign import Campaign
-from gm.errors import GMError
+from gm import games
+from gm.turn import audit, engine
+from gm.store.campaign import Campaign
+from gm.store.errors import GMError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +91,7 @@ def play(game_name, players, map_name, options, bot_turns) -> None:
 
 def build_site(campaign: Campaign, game) -> None:
     """The demo campaign's website (`gm site`), listed on out/demo/sites/index.html."""
-    from gm.site import build
+    from gm.delivery.site import build
     result = build(campaign, SITES / game.name)
     print(f"  website: {SITES / game.name}/index.html ({len(result.turns_written)} turn pages, "
           f"{result.rolls} public roll{'s' if result.rolls != 1 else ''}"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import UsageError
-from ..names import suggestion
-from .base import Game
+from gm.store.errors import UsageError
+from gm.store.names import suggestion
+from gm.games.base import Game
 
 # name -> module path; the module has a ``GAME`` attribute (a Game instance)
 REGISTRY: dict[str, str] = {

@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..dice import Dice
-from ..orders import OrderLine
+from gm.store.dice import Dice
+from gm.store.orders import OrderLine
 
-from ..viewing import GM_VIEWER  # noqa: F401  (how reports and the CLI name the GM; games see None)
+from gm.store.viewing import GM_VIEWER  # noqa: F401  (how reports and the CLI name the GM; games see None)
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 State = dict[str, Any]
@@ -48,7 +48,7 @@ class Option:
     high: int | None = None  # and its largest
 
     def read(self, name: str, text: Any) -> Any:
-        from ..errors import UsageError
+        from gm.store.errors import UsageError
         if not isinstance(text, str):
             value = text
         elif self.kind is bool:
@@ -107,7 +107,7 @@ class Game:
 
     def check_players(self, players: list[str]) -> None:
         """Raise UsageError when these player ids cannot play (count, names the game fixes)."""
-        from ..errors import UsageError
+        from gm.store.errors import UsageError
         if not self.min_players <= len(players) <= self.max_players:
             span = (str(self.min_players) if self.min_players == self.max_players
                     else f"{self.min_players} to {self.max_players}")

@@ -54,8 +54,8 @@ def layer(key: tuple, size: tuple[int, int], paint: Callable[[], Image.Image]) -
 
 def reduced(image: Image.Image) -> Image.Image:
     """The layer in 256 colours (a palette image), as it is kept: the colours chosen as for every PNG
-    (gm.pictures.palette, from every fourth pixel each way)."""
-    from gm.pictures import palette
+    (gm.store.pictures.palette, from every fourth pixel each way)."""
+    from gm.store.pictures import palette
     return palette(image)
 
 

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from gm.fonts import font_file
+from gm.store.fonts import font_file
 from gm.hexmap.canvas import _masks, kept_mask, paste, rgb
 
 TEXT_SUPER = 2  # text is drawn at twice the size: phases of half a pixel

@@ -4,10 +4,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gm.errors import MapError, MapErrors, UsageError
+from gm.store.errors import MapError, MapErrors, UsageError
 from gm.hexmap.mapreader import MapReader
 from gm.hexmap.model import Ferry, Foreign, HexMap, Town
-from gm.names import suggestion
+from gm.store.names import suggestion
 
 __all__ = ["load_map", "check_map", "parse_map", "shipped_maps", "map_path", "HexMap", "Town", "Foreign",
            "Ferry"]
@@ -19,7 +19,7 @@ DEFAULT_GAME = "railway-rivals"
 def maps_root() -> Path:
     """The folder of shipped maps: $GM_MAPS when set, else the maps shipped in the gm package."""
     env = os.environ.get("GM_MAPS")
-    from ..paths import MAPS
+    from gm.store.paths import MAPS
     return Path(env) if env else MAPS
 
 

@@ -8,7 +8,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from gm.hexmap.grid import Grid, side_label
 from gm.hexmap.model import TERRAIN_NAMES, UNBUILDABLE, WATER, Ferry, Foreign, HexMap, Town
 from gm.hexmap.yamlnodes import NodeReader
-from gm.names import fold
+from gm.store.names import fold
 
 MAP_KEYS = ("name", "grid", "terrain", "rivers", "wide_rivers", "impassable_sides", "towns", "start",
             "specials", "foreign", "ferries", "rules")

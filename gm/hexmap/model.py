@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Mapping
 
 from gm.hexmap.grid import Grid, side_label
-from gm.names import fold
+from gm.store.names import fold
 
 TERRAIN_NAMES = {".": "plain", "f": "forest", "s": "swamp", "m": "mountain", "~": "sea", "l": "lake",
                  "x": "off the map"}

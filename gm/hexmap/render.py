@@ -59,7 +59,7 @@ class MapPicture:
             raise ValueError(f"a map's PNG is drawn at {self.gm_dpi} dpi, not {dpi}")
         from PIL.PngImagePlugin import PngInfo
 
-        from gm.pictures import palette, save_png
+        from gm.store.pictures import palette, save_png
         notes = PngInfo()
         for key, value in self.notes().items():
             notes.add_text(key, value)
@@ -67,7 +67,7 @@ class MapPicture:
         save_png(reduced, target, compress_level=1, pnginfo=notes)
 
     def notes(self) -> dict[str, str]:
-        """What the PNG tells gm.forum, so its forum copy can be cut into parts where hex numbers stay
+        """What the PNG tells gm.turn.forum, so its forum copy can be cut into parts where hex numbers stay
         readable: ``gm:fine-print`` the hex numbers' font size in pixels (none without numbers) and
         ``gm:map-box`` the hexes' box in pixels (left, top, right, bottom; no title, no key)."""
         from gm.hexmap.raster import page_for
@@ -114,10 +114,10 @@ def render_blank(path: str | os.PathLike, out_file: str | os.PathLike) -> Path:
 
 
 def save_figure(picture, out_file: str | os.PathLike, *, dpi: int = DPI) -> Path:
-    """Write ``picture`` (a MapPicture or a Figure) as PNG (256 colours, see gm.pictures) or SVG, by the
+    """Write ``picture`` (a MapPicture or a Figure) as PNG (256 colours, see gm.store.pictures) or SVG, by the
     file's extension, atomically (a temporary file renamed into place), readable like any file."""
-    from gm.fileio import atomic_write
-    from gm.pictures import figure_bytes
+    from gm.store.fileio import atomic_write
+    from gm.store.pictures import figure_bytes
 
     out = Path(out_file)
     kind = out.suffix.lower().lstrip(".")

@@ -11,9 +11,9 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from gm.errors import MapError
-from gm.fileio import compose_yaml
-from gm.names import suggestion
+from gm.store.errors import MapError
+from gm.store.fileio import compose_yaml
+from gm.store.names import suggestion
 
 LABEL_RE = re.compile(r"^\d{4}$")
 _constructor = yaml.constructor.SafeConstructor()

@@ -8,8 +8,9 @@ import random
 import tempfile
 from pathlib import Path
 
-from gm import engine, games
-from gm.campaign import Campaign
+from gm import games
+from gm.turn import engine
+from gm.store.campaign import Campaign
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 TURNS = 3

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from gm.games.base import Game, Option, player_ref
-from gm.orders import collect
+from gm.store.orders import collect
 
 
 class Guess(Game):
@@ -80,7 +80,7 @@ class Guess(Game):
 
 
 def _no_lines():
-    from gm.errors import OrderSyntaxError
+    from gm.store.errors import OrderSyntaxError
     return OrderSyntaxError("no orders in the file", line=1, col=1)
 
 

@@ -1,6 +1,6 @@
 """Seeded mutation fuzzing of order files (Network and Network King, issue 17 item 5): valid order
 files are cut, spliced, repeated and salted with odd digits, quotes and separators; each result is
-read by ``gm.orders.read_frame`` and given to ``game.parse``, where only OrderError/OrderErrors may
+read by ``gm.store.orders.read_frame`` and given to ``game.parse``, where only OrderError/OrderErrors may
 escape. Times are measured and returned, never asserted (the figures go in the report)."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from gm.errors import OrderError, OrderErrors
-from gm.orders import read_frame
+from gm.store.errors import OrderError, OrderErrors
+from gm.store.orders import read_frame
 
 # digits that str.isdigit() accepts and int() may not, or that NFKD folds to ASCII digits
 ODD_DIGITS = ["²", "³", "¹", "⑼", "①", "１２", "٣", "۳", "߂", "৩", "𝟙", "⁴", "₅", "Ⅻ", "½", "〇"]

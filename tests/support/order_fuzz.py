@@ -1,6 +1,6 @@
 """Seeded fuzzing of a game's order reader: mutated order files, odd digits, 1 MB probes.
 
-The only exceptions allowed out of ``gm.orders.read_frame`` + ``game.parse`` are OrderError and
+The only exceptions allowed out of ``gm.store.orders.read_frame`` + ``game.parse`` are OrderError and
 OrderErrors (the documented ones); every error must name its line. Times are measured and
 reported by the caller, never asserted (tests never fail on a wall-clock time).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import time
 
-from gm.errors import OrderError, OrderErrors
-from gm.orders import read_frame
+from gm.store.errors import OrderError, OrderErrors
+from gm.store.orders import read_frame
 
 # digits that pass str.isdigit() but not int(), or are not ASCII: superscripts, circled,
 # full-width, Arabic-Indic, Devanagari; and other troublemakers

@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice
-from ...orders import OrderLine, read_frame
-from ...errors import MapError, MapErrors, OrderErrors, UsageError
-from ..base import Event, Game, Option, Orders, State, player_ref
+from gm.store.dice import Dice
+from gm.store.orders import OrderLine, read_frame
+from gm.store.errors import MapError, MapErrors, OrderErrors, UsageError
+from gm.games.base import Event, Game, Option, Orders, State, player_ref
 from . import bot, views
 from .cards import Cards, load_cards
 from .data import GameMap, load_map, shipped
@@ -67,7 +67,7 @@ class ImperialNetwork(Game):
         full = str(Path(path).resolve())
         if _is_card_file(full):
             return False
-        from ...pictures import save
+        from gm.store.pictures import save
         from . import render  # matplotlib only when drawing
         save(render.draw_map(load_map(full), render.BLANK), out)
         return True
@@ -183,7 +183,7 @@ def _is_card_file(path: str) -> bool:
     """A card file holds buildings and trains; a map file countries, cities and lines."""
     import yaml
 
-    from ...fileio import load_yaml
+    from gm.store.fileio import load_yaml
     try:
         data = load_yaml(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):

@@ -6,7 +6,7 @@ import random
 from collections import deque
 from functools import lru_cache
 
-from ..base import State
+from gm.games.base import State
 from .cards import Cards
 from .data import GameMap, line_key
 from .rules import building_refusal, closed_lines, missing_permits, price

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...names import suggestion
+from gm.store.names import suggestion
 from .data import BUILDINGS, EVENT_KINDS, FOLDER, DataFile, GameMap
 
 

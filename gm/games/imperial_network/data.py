@@ -8,10 +8,10 @@ from typing import Any
 
 import yaml
 
-from ...errors import MapError, MapErrors, UsageError
-from ...fileio import compose_yaml, load_yaml
-from ...names import fold, suggestion
-from ...paths import MAPS
+from gm.store.errors import MapError, MapErrors, UsageError
+from gm.store.fileio import compose_yaml, load_yaml
+from gm.store.names import fold, suggestion
+from gm.store.paths import MAPS
 
 FOLDER = MAPS / "imperial-network"
 KINDS = ("prussian", "german", "allied", "foreign")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dice import Dice
-from ..base import State
+from gm.store.dice import Dice
+from gm.games.base import State
 from .cards import Cards
 from .data import GameMap
 from .rules import counted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Outcome, State, player_ref
+from gm.games.base import Outcome, State, player_ref
 from .cards import Cards
 from .rules import capital
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import State
+from gm.games.base import State
 from .cards import Cards
 from .data import GameMap, line_key
 

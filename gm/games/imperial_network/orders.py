@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...errors import OrderError
-from ...names import fold, match, suggestion
-from ...orders import OrderLine, capped, collect
-from ..base import State
+from gm.store.errors import OrderError
+from gm.store.names import fold, match, suggestion
+from gm.store.orders import OrderLine, capped, collect
+from gm.games.base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap, line_key
 from .rules import building_refusal, closed_lines, missing_permits

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from ..base import State, player_ref
+from gm.games.base import State, player_ref
 from .cards import Cards
 from .data import GameMap
 from .income import route_income

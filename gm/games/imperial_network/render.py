@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..base import player_colours, player_names
+from gm.games.base import player_colours, player_names
 from .data import GameMap
 from .layout import TAG_STEP
 

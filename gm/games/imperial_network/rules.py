@@ -3,7 +3,7 @@ which cities a player's trains join, capital."""
 from __future__ import annotations
 
 
-from ..base import State
+from gm.games.base import State
 from .cards import Cards
 from .data import GameMap, line_key
 

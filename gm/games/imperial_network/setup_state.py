@@ -4,10 +4,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...dice import Dice
-from ...errors import UsageError
-from ...names import suggestion
-from ..base import State
+from gm.store.dice import Dice
+from gm.store.errors import UsageError
+from gm.store.names import suggestion
+from gm.games.base import State
 from .cards import Cards
 from .data import BUILDINGS, GameMap
 from .deal import deal

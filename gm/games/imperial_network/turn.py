@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...dice import Dice
-from ..base import State, player_ref
+from gm.store.dice import Dice
+from gm.games.base import State, player_ref
 from .cards import Cards
 from .data import GameMap, line_key
 from .deal import deal

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import State
+from gm.games.base import State
 from .cards import Cards
 from .data import GameMap
 from .rules import capital, closed_lines, forward_order

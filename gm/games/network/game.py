@@ -4,10 +4,10 @@ from __future__ import annotations
 import copy
 import random
 
-from ...errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, UsageError
-from ...names import suggestion
-from ...orders import OrderLine, collect
-from ..base import Game, Option, Outcome, State, player_names, player_ref
+from gm.store.errors import IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, UsageError
+from gm.store.names import suggestion
+from gm.store.orders import OrderLine, collect
+from gm.games.base import Game, Option, Outcome, State, player_names, player_ref
 from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, read_rows
 from .notation import EXAMPLES, canonical, read_move, read_position
 from . import bot

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ...errors import OrderError, UsageError
-from ...names import suggestion
-from ...orders import OrderLine
+from gm.store.errors import OrderError, UsageError
+from gm.store.names import suggestion
+from gm.store.orders import OrderLine
 from .board import read_rows, to_rows
 
 KEYWORDS = ("place", "move")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...fonts import dejavu
+from gm.store.fonts import dejavu
 from .board import COLUMNS, DEAD_CORNERS, GOAL_SQUARES, SQUARE_OF, TITLE
 from .render import BOARD_DARK, BOARD_LIGHT, GOAL_SHADE, LAST_MOVE, NETWORK, PIECE, _caption
 

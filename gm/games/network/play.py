@@ -11,8 +11,8 @@ import copy
 import random
 from typing import Any, Iterator
 
-from ...errors import IllegalOrderError, UsageError
-from ..base import player_ref
+from gm.store.errors import IllegalOrderError, UsageError
+from gm.games.base import player_ref
 from .board import (EMPTY, LETTER, OTHER, PIECES, SIDES, SQUARE_NAMES, SQUARE_OF, TITLE, count,
                     from_rows, placements, position_problems, relocations, square_problem, to_rows)
 from .networks import find_network, find_networks, named

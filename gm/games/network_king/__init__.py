@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...dice import Dice
-from ...errors import OrderError, UsageError
-from ...orders import OrderLine, collect, read_frame
-from ..base import Game, Option, Outcome, State, player_ref
+from gm.store.dice import Dice
+from gm.store.errors import OrderError, UsageError
+from gm.store.orders import OrderLine, collect, read_frame
+from gm.games.base import Game, Option, Outcome, State, player_ref
 from . import bot, views
 from .board import settle
 from .cards import (DeckListOption, ProfessionTable, card_label, read_deck_lines, read_deck_option,

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 
-from ...names import fold
-from ..base import State, player_ref
+from gm.store.names import fold
+from gm.games.base import State, player_ref
 from .cards import vowels
 
 MAX_STUDIOS = 3

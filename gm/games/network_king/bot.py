@@ -6,9 +6,9 @@ could have written.
 from __future__ import annotations
 
 import random
-from ...names import fold
-from ...orders import read_frame
-from ..base import State
+from gm.store.names import fold
+from gm.store.orders import read_frame
+from gm.games.base import State
 from .board import MAX_STUDIOS, opponent
 from .cards import NO_PROFESSION, card_name, card_professions
 
@@ -145,7 +145,7 @@ def random_turn(game, state: State, player: str, rng: random.Random, tries: int 
             game.parse(state, player, read_frame(text).lines)
             return text
         except Exception as exc:  # noqa: BLE001 - only OrderError(s) are expected; others are bugs
-            from ...errors import InputError
+            from gm.store.errors import InputError
             if not isinstance(exc, InputError):
                 raise
     return nmr_text(state, player)
@@ -165,7 +165,7 @@ def _standing(state: State, player: str) -> tuple[int, int]:
 def good_turn(game, state: State, player: str, rng: random.Random, tries: int = 10) -> str:
     """Self-play and the `bot` NMR policy: of ``tries`` random legal turns, the one that leaves the
     player holding the most studios (then the best vowel margin); ties broken at random."""
-    from ...errors import InputError
+    from gm.store.errors import InputError
     from .play import play_turn
     if game.phase(state) == "decks":
         return random_deck(rng)

@@ -12,11 +12,11 @@ from typing import Any, Iterable
 
 import yaml
 
-from ...errors import UsageError
-from ...fileio import load_yaml
-from ...names import fold
-from ...paths import MAPS
-from ..base import Option
+from gm.store.errors import UsageError
+from gm.store.fileio import load_yaml
+from gm.store.names import fold
+from gm.store.paths import MAPS
+from gm.games.base import Option
 
 PROFESSIONS = ("Business", "Design/Writing", "Programming/QA", "Art", "Sound")
 NO_NAME = "No Name"

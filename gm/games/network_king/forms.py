@@ -2,7 +2,7 @@
 Built from the player's view (``views.view``), never from the raw state."""
 from __future__ import annotations
 
-from ..base import State
+from gm.games.base import State
 
 EFFECT_HELP = (
     "#   Business:        effect: draw \"NAME FROM YOUR DECK\", bottom \"NAME FROM YOUR HAND\"",

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...errors import OrderError
-from ...names import fold
-from ...orders import OrderLine
+from gm.store.errors import OrderError
+from gm.store.names import fold
+from gm.store.orders import OrderLine
 
 _TOKEN = re.compile(r'"[^"]*"?|[;,:]|[^\s;,:"]+')
 # a clause: up to the next ';' outside double quotes (each alternative starts differently: linear)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ...fonts import dejavu
+from gm.store.fonts import dejavu
 from .render import PANEL_W, SCALE, Card, Layout, layout
 
 SS = 2                      # drawn at twice the size, then reduced: smooth edges
@@ -30,7 +30,7 @@ class BoardPicture:
         if format != "png":
             self.figure().savefig(target, format=format, dpi=dpi or self.gm_dpi)
             return
-        from ...pictures import palette
+        from gm.store.pictures import palette
         palette(draw_png(layout(self.view, self.players))).save(target, format="PNG", compress_level=1)
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...errors import AmbiguousOrderError, OrderError
-from ...names import fold, suggestion
-from ..base import State, player_ref
+from gm.store.errors import AmbiguousOrderError, OrderError
+from gm.store.names import fold, suggestion
+from gm.games.base import State, player_ref
 from .board import MAX_STUDIOS, advance, board_cards, find_studio, hire_entry, new_studio, opponent
 from .cards import (MAX_NAME, NO_NAME, NO_PROFESSION, PROFESSIONS, card_label, card_name,
                     card_professions, profession_named)

@@ -9,7 +9,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import player_colours, player_names
+from gm.games.base import player_colours, player_names
 
 CARD_LONG, CARD_SHORT = 1.85, 1.35  # a card upright is CARD_SHORT wide; laid off, CARD_LONG wide
 SLOT_W, SLOT_H = 2.05, 2.0          # room for one card, upright or sideways

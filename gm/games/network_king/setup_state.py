@@ -4,9 +4,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...errors import UsageError
-from ...names import fold
-from ..base import State
+from gm.store.errors import UsageError
+from gm.store.names import fold
+from gm.games.base import State
 from .board import MAX_STUDIOS, settle
 from .cards import (ALL_PROFESSIONS, ProfessionTable, card_professions, make_card, read_card_line,
                     title_table)

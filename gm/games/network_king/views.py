@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from ..base import State
+from gm.games.base import State
 from .board import side_vowels
 from .cards import card_name, card_professions, card_title
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import copy
 import random
 
-from gm.errors import IllegalOrderError, OrderErrors, UsageError
+from gm.store.errors import IllegalOrderError, OrderErrors, UsageError
 from gm.hexmap.mapfile import load_map, shipped_maps
-from gm.orders import OrderLine, collect
+from gm.store.orders import OrderLine, collect
 
-from ..base import Game, Outcome, State
+from gm.games.base import Game, Outcome, State
 from .build.bot import bot_orders_text
 from .build.check import check_orders
 from .build.form import order_form
@@ -193,7 +193,7 @@ class RailwayRivals(Game):
         return bot_orders_text(state, game_map(state), player, rng)
 
     def _parse_text(self, state, player: str, text: str) -> dict:
-        from gm.orders import read_frame
+        from gm.store.orders import read_frame
         return self.parse(state, player, read_frame(text, f"<default {player}>").lines)
 
     def order_form(self, view, player: str) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gm.errors import OrderError, OrderSyntaxError
-from gm.names import suggestion
+from gm.store.errors import OrderError, OrderSyntaxError
+from gm.store.names import suggestion
 
 MAX_ERRORS = 50   # errors listed for one file; past them one located line says how many more
 MAX_LINE = 4000   # characters in one line of orders; a longer line is refused unread

@@ -8,13 +8,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gm.dice import Dice
-from gm.errors import UsageError
+from gm.store.dice import Dice
+from gm.store.errors import UsageError
 from gm.hexmap.mapfile import load_map
 from gm.hexmap.model import HexMap
-from gm.names import fold, match, suggestion
+from gm.store.names import fold, match, suggestion
 
-from ..base import Option
+from gm.games.base import Option
 from .build.links import link_key, link_problem
 from .palette import COLOURS, default_colours
 from .reading import small_number

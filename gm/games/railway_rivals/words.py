@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.names import fold
+from gm.store.names import fold
 
 IRREGULAR = {"hex": "hexes", "half hex": "half hexes", "company": "companies", "entry": "entries",
              "race": "races"}

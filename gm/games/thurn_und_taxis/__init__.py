@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...dice import Dice
-from ...errors import UsageError
-from ...orders import OrderLine
-from ..base import Event, Game, Orders, State, player_ref
+from gm.store.dice import Dice
+from gm.store.errors import UsageError
+from gm.store.orders import OrderLine
+from gm.games.base import Event, Game, Orders, State, player_ref
 from . import bot, maps, position, scoring, views
 from .orders import parse_orders
 from .turn import OFFICIALS, resolve_turn
@@ -80,7 +80,7 @@ class ThurnUndTaxis(Game):
         return maps.check_file(path)
 
     def render_map_file(self, path: str, out: str) -> bool:
-        from ...pictures import save
+        from gm.store.pictures import save
         from . import render  # matplotlib only when drawing
         with open(path, encoding="utf-8") as f:
             gmap = maps.parse_map(f.read(), path)

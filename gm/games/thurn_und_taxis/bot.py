@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...errors import OrderErrors
-from ...orders import read_frame
+from gm.store.errors import OrderErrors
+from gm.store.orders import read_frame
 from .maps import GameMap
 from .orders import parse_orders
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dice import Dice
+from gm.store.dice import Dice
 
 DISPLAY_SIZE = 6
 UNKNOWN = "?"  # a card the order checker cannot see (the deck, a freshly turned-up display card)

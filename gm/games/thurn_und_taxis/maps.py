@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import MapError, MapErrors
-from ...names import fold, suggestion
-from ...paths import MAPS
+from gm.store.errors import MapError, MapErrors
+from gm.store.names import fold, suggestion
+from gm.store.paths import MAPS
 from . import yamlmarks
 
 MAP_DIR = MAPS / "thurn-und-taxis"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...errors import IllegalOrderError, OrderError
-from ...names import fold, match, suggestion
-from ...orders import OrderLine, capped, collect
+from gm.store.errors import IllegalOrderError, OrderError
+from gm.store.names import fold, match, suggestion
+from gm.store.orders import OrderLine, capped, collect
 from . import turn
 from .maps import GameMap
 

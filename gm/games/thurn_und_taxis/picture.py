@@ -12,8 +12,8 @@ import json
 import math
 from typing import Any
 
-from ...fonts import dejavu
-from ..base import player_colours, player_names
+from gm.store.fonts import dejavu
+from gm.games.base import player_colours, player_names
 from .maps import GameMap
 from .render import FREE_CITY, PLAYER_COLOURS, _xy, panel_lines
 
@@ -58,7 +58,7 @@ def _png_bytes(image) -> bytes:
     from PIL import Image
     buffer = io.BytesIO()
     # flat colours: a 256-colour palette loses nothing visible and the file is half the size
-    from ...pictures import save_png
+    from gm.store.pictures import save_png
     save_png(image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE), buffer,
              compress_level=1)
     return buffer.getvalue()

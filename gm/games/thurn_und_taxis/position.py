@@ -5,9 +5,9 @@ import copy
 from collections import Counter
 from typing import Any
 
-from ...dice import Dice
-from ...errors import UsageError
-from ...names import suggestion
+from gm.store.dice import Dice
+from gm.store.errors import UsageError
+from gm.store.names import suggestion
 from .cards import DISPLAY_SIZE, new_deck
 from .maps import GameMap
 

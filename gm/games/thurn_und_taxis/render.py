@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..base import player_colours, player_names
+from gm.games.base import player_colours, player_names
 from .maps import GameMap
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")

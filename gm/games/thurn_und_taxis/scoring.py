@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import player_ref
+from gm.games.base import player_ref
 from .maps import FREE, GameMap
 
 MIN_ROUTE = 3

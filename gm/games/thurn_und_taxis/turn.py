@@ -10,8 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...dice import Dice
-from ..base import player_ref
+from gm.store.dice import Dice
+from gm.games.base import player_ref
 from . import scoring
 from .cards import UNKNOWN, Piles
 from .scoring import counted

@@ -5,8 +5,8 @@ from typing import Any
 
 import yaml
 
-from ...errors import MapError
-from ...fileio import yaml_loader
+from gm.store.errors import MapError
+from gm.store.fileio import yaml_loader
 
 Path = tuple  # keys and list indexes from the top of the document down to one value
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.errors import IllegalOrderError, OrderError
-from gm.names import fold
+from gm.store.errors import IllegalOrderError, OrderError
+from gm.store.names import fold
 
 from ..money import build_payments
 from ..palette import COLOURS

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gm.errors import OrderError
+from gm.store.errors import OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold, match
-from gm.orders import OrderLine
+from gm.store.names import fold, match
+from gm.store.orders import OrderLine
 
 from ..palette import COLOURS
 from ..words import company_by_word

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gm.errors import IllegalOrderError
+from gm.store.errors import IllegalOrderError
 
 from ..mapdata import ferry_cost
 from ..words import count

@@ -1,7 +1,7 @@
 """Tie-breaks by the verifiable dice: each tied company rolls a die, highest first, re-rolling ties."""
 from __future__ import annotations
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 
 
 def tie_order(dice: Dice, what: str, players: list[str]) -> tuple[list[str], list[dict]]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.hexmap.model import HexMap
-from gm.names import fold
+from gm.store.names import fold
 
-from ...base import player_ref
+from gm.games.base import player_ref
 from ..mapdata import foreign_fee
 from ..money import BANK, build_payments, cash_event, overdraft_interest, pay_all, payment
 from ..state import ROUNDS, roll_build_dice

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gm.errors import InputError, UsageError
+from gm.store.errors import InputError, UsageError
 from gm.hexmap.model import HexMap
 
 from ..money import route_fees
@@ -30,7 +30,7 @@ def _place(hexmap: HexMap, text: str) -> list[str]:
     for key, special in hexmap.specials.items():
         if text.lower() in (key.lower(), str(special.get("name", "")).lower()):
             return list(special.get("hexes") or [])
-    from gm.names import suggestion
+    from gm.store.names import suggestion
     known = [t.name for t in hexmap.towns.values()] + [str(s.get("name", "")) for s in hexmap.specials.values()]
     raise UsageError(f"{shown(text)} is not a hex, town or special destination on this map{suggestion(text, known)}")
 

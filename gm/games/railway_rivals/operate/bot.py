@@ -127,7 +127,7 @@ def expansion_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rn
 
 def read_segments(state: dict[str, Any], hexmap: HexMap, text: str) -> list[dict[str, Any]]:
     """The segments of the bot's own `expand:` line (it always reads cleanly)."""
-    from gm.orders import OrderLine
+    from gm.store.orders import OrderLine
     head = len("expand:")
     line = OrderLine(text=text, number=1, col=1, file="<bot>")
     return SegmentReader(hexmap, state["companies"], line, head, []).read(text[head:])

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.errors import OrderError
+from gm.store.errors import OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold
-from gm.orders import OrderLine
+from gm.store.names import fold
+from gm.store.orders import OrderLine
 
 from ..build.company import place_name
 from ..build.orders import SegmentReader

@@ -10,11 +10,11 @@ import copy
 import re
 from typing import Any
 
-from gm.dice import Dice
-from gm.errors import IllegalOrderError, OrderError
+from gm.store.dice import Dice
+from gm.store.errors import IllegalOrderError, OrderError
 from gm.hexmap.model import HexMap
-from gm.names import fold
-from gm.orders import OrderLine
+from gm.store.names import fold
+from gm.store.orders import OrderLine
 
 from ..build.company import planning_builder, track_links
 from ..build.examples import segment_example

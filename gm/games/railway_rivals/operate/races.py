@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.hexmap.model import HexMap
 
 from .network import moves_of

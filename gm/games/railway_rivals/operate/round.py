@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.hexmap.model import HexMap
 
 from ..money import cash_event, move_cash, overdraft_interest, payment_event, prize_payments, prizes

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from gm.dice import Dice
+from gm.store.dice import Dice
 from gm.hexmap.model import HexMap
 
 from ..mapdata import sector

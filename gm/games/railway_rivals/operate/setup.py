@@ -8,8 +8,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from gm.dice import Dice
-from gm.errors import UsageError
+from gm.store.dice import Dice
+from gm.store.errors import UsageError
 from gm.hexmap.model import HexMap
 
 from .round import start_operating

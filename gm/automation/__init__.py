@@ -1,0 +1,1 @@
+"""Automation: `gm run`, one unattended pass over campaigns, and the GM's housekeeping."""

@@ -1,0 +1,368 @@
+"""`gm run`: one unattended pass over a campaign, for cron or a systemd timer.
+
+In order: read every setting (a bad one stops this campaign before anything changes); fetch and
+answer mail when `mail.inbox` is set; resolve the turn when it is due; deliver the reports of every
+turn resolved since the last delivery; deliver queued notices; open a deadline from the schedule
+when none is set; remind the missing players `remind:` before the deadline, once per deadline.
+
+Each step is idempotent: a second pass at the same moment finds nothing to do, and messages are
+keyed in the sent log (outbox/sent.yaml), so none goes twice. Without --send every message is
+written to the outbox as .eml (and logged as handed over), as `gm mail` does.
+
+What happened goes to CAMPAIGN/run.log (one line per action or failure; an idle pass writes
+nothing). Delivery bookkeeping is CAMPAIGN/run.yaml.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gm import games
+from gm.time import clock
+from gm.store.campaign import Campaign, turn_dir_name
+from gm.store.errors import GMError, LockedError
+from gm.store.fileio import write_yaml
+
+
+@dataclass
+class Pass:
+    """What one pass did to one campaign: lines for the screen, and whether it failed."""
+
+    path: str
+    lines: list[str] = field(default_factory=list)
+    failed: bool = False
+    busy: bool = False
+
+    def say(self, campaign: Campaign | None, line: str, *, log: bool = True) -> None:
+        self.lines.append(line)
+        if log and campaign is not None:
+            try:
+                run_log(campaign, line)
+            except GMError:  # a linked run.log: already said on screen as the pass's error
+                self.failed = True
+
+
+def run_log(campaign: Campaign, line: str) -> None:
+    from gm.store.logbook import append_line
+    stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    append_line(campaign.path / "run.log", f"{stamp} {' '.join(line.split())}")
+
+
+@contextlib.contextmanager
+def pass_lock(path: Path) -> Iterator[None]:
+    """One `gm run` pass at a time per campaign (an OS lock, released if the process dies). Each
+    step inside also takes the campaign's own lock, so `gm submit`/`gm resolve` by hand interleave
+    safely between steps."""
+    handle = open(path / ".run.lock", "a+")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LockedError(f"{path}: another gm run is working on this campaign") from None
+        yield
+    finally:
+        handle.close()
+
+
+# ---- delivery bookkeeping ------------------------------------------------------------------
+def _run_state_path(campaign: Campaign) -> Path:
+    return campaign.path / "run.yaml"
+
+
+def read_run_state(campaign: Campaign) -> dict[str, Any]:
+    path = _run_state_path(campaign)
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError:
+        from gm.store.errors import CampaignError
+        raise CampaignError(f"{path}: corrupt; move it aside (the next gm run delivers the last turn's reports "
+                            "again, skipping those in outbox/sent.yaml)") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _write_run_state(campaign: Campaign, data: dict[str, Any]) -> None:
+    write_yaml(_run_state_path(campaign), data)
+
+
+def forget_delivery(campaign: Campaign, turn: int) -> None:
+    """After a rollback of ``turn``: its reports are delivered again once it is resolved again,
+    under new keys (the sent log keeps the old ones as the record of what went out)."""
+    data = read_run_state(campaign)
+    data["delivered_through"] = min(int(data.get("delivered_through", turn)), turn - 1)
+    redone = dict(data.get("rolled_back") or {})
+    redone[turn] = int(redone.get(turn, 0)) + 1
+    data["rolled_back"] = redone
+    _write_run_state(campaign, data)
+
+
+def report_key(campaign_state: dict[str, Any], turn: int, player: str) -> str:
+    redo = int((campaign_state.get("rolled_back") or {}).get(turn, 0))
+    return f"report:{turn}:{player}" + (f":redo{redo}" if redo else "")
+
+
+# ---- sending or writing --------------------------------------------------------------------
+def _deliver(campaign: Campaign, messages: list[tuple[str, EmailMessage, str]], send: bool,
+             folder: Path) -> tuple[int, list[str]]:
+    """(key, message, file stem) -> sent by SMTP or written to ``folder``; skips keys already in
+    the sent log. Returns (how many went, keys that failed)."""
+    from gm.delivery.mail.outbox import write_eml
+    from gm.delivery.mail.smtp import already_sent, record_written, send_messages
+    done = already_sent(campaign)
+    fresh = [(k, m, stem) for k, m, stem in messages if k not in done]
+    if not fresh:
+        return 0, []
+    if send:
+        results = send_messages(campaign, [(k, m) for k, m, _ in fresh])
+        return sum(r.status == "sent" for r in results), [r.key for r in results if r.status == "failed"]
+    for key, msg, stem in fresh:
+        record_written(campaign, key, msg, write_eml(folder, stem, msg))
+    return len(fresh), []
+
+
+def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
+    """Fetch and answer mail; False when the mailbox could not be read to the end (no turn is then
+    resolved in this pass: orders may be waiting in it)."""
+    from gm.delivery.mail.inbox import inbox_settings
+    from gm.delivery.mail.intake import fetch
+    from gm.delivery.mail.settings import mail_config
+    if not isinstance(mail_config(campaign).get("inbox"), dict):
+        return True
+    fetched = fetch(campaign, inbox_settings(campaign))
+    for outcome in fetched.outcomes:
+        report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
+    # fetch keeps every reply in outbox/replies/ as soon as it is decided; hand them on once
+    from gm.delivery.mail.replies import deliver_replies
+    delivery = deliver_replies(campaign, send=send)
+    went = len(delivery.written) + sum(1 for s in delivery.sent if s.status != "failed")
+    if went or delivery.failed:
+        report.say(campaign, f"{went} repl{'y' if went == 1 else 'ies'} {'sent' if send else 'written'}"
+                   + (f", {len(delivery.failed)} not sent (kept for the next run)" if delivery.failed else ""))
+    if delivery.failed:
+        report.failed = True
+    if fetched.failure:
+        report.failed = True
+        report.say(campaign, f"error: {fetched.failure}")
+        return False
+    return True
+
+
+def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
+    from gm.time.deadlines import deadline_status
+    from gm.turn.engine import resolve
+    from gm.time.schedule import read_early
+    info = deadline_status(campaign, now)
+    if not info.due:
+        return
+    early = read_early(campaign)
+    all_in = not info.missing
+    passed = info.phase == "passed"
+    if passed and info.missing and info.policy == "hold":
+        report.say(campaign, f"turn {info.turn}: deadline and grace passed without orders from "
+                   f"{', '.join(info.missing)}; policy hold: waiting for the GM (gm resolve --force)", log=False)
+        return
+    if not ((all_in and (early or info.phase in ("grace", "passed"))) or passed):
+        return
+    result = resolve(campaign, force=passed)
+    why = "every order in" if all_in else "deadline and grace passed"
+    report.say(campaign, f"turn {result.turn} resolved ({why})"
+               + (f"; missed turn: {', '.join(result.nmr)}" if result.nmr else "")
+               + ("; the game is over" if result.finished else ""))
+    site = update_site(campaign, result)
+    if site:
+        report.say(campaign, site)
+        report.failed = report.failed or site.startswith("error:")
+
+
+def update_site(campaign: Campaign, result: Any) -> str | None:
+    """With `site: FOLDER` in campaign.yaml, the campaign's website is brought up to date after a
+    resolve (only the new turn's pages, the index, dice and record are written). A site that cannot
+    be written is one line; the turn stays resolved and the run goes on."""
+    from gm.delivery.site import configured_folder, update
+    try:
+        folder = configured_folder(campaign)
+        if folder is None:
+            return None
+        update(campaign, folder)
+    except GMError as exc:
+        return f"error: site not updated after turn {result.turn}: {exc}"
+    return f"site updated after turn {result.turn}: {folder}"
+
+
+def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
+    """Reports of every turn after the last delivered; ``first``: where a campaign new to gm run
+    starts (its latest turn when the pass began, so a turn resolved in the pass comes after it)."""
+    from gm.delivery.mail.outbox import report_file_name, report_messages
+    state = read_run_state(campaign)
+    last = campaign.last_turn
+    start = int(state.get("delivered_through", first - 1)) + 1
+    clean = True
+    for turn in range(max(start, 0), last + 1):
+        built, notes = report_messages(campaign, turn)
+        if turn == last:
+            line = deadline_line(campaign)
+            for _key, msg in built if line else []:
+                with_deadline(msg, line)
+        messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
+                     report_file_name(turn, key.rsplit(":", 1)[1])) for key, msg in built]
+        went, failed = _deliver(campaign, messages, send,
+                                campaign.path / "outbox" / f"turn-{turn_dir_name(turn)}")
+        if went or failed:
+            report.say(campaign, f"turn {turn} reports: {went} {'sent' if send else 'written to the outbox'}"
+                       + (f", {len(failed)} failed (retried next run)" if failed else ""))
+        for note in notes if went else []:
+            report.say(campaign, f"turn {turn} reports: {note}")
+        if failed:
+            report.failed, clean = True, False
+            break
+    if clean and state.get("delivered_through") != last:
+        _write_run_state(campaign, dict(state, delivered_through=last))
+
+
+def deadline_line(campaign: Campaign) -> str | None:
+    """What the latest report's mail says of the next deadline (the report files themselves do not)."""
+    from gm.time.deadlines import read_deadline
+    from gm.time.schedule import campaign_zone, show_moment
+    deadline = read_deadline(campaign)
+    if deadline is None or not games.get(campaign.game_name).due(campaign.state()):
+        return None
+    return f"Orders for turn {campaign.current_turn} are due by {show_moment(deadline, campaign_zone(campaign))}."
+
+
+def with_deadline(msg: EmailMessage, line: str) -> None:
+    """Put ``line`` at the top of the message's text and HTML bodies (not of its attachments)."""
+    import html
+    for part in msg.walk():
+        if part.is_multipart() or part.is_attachment():
+            continue
+        if part.get_content_type() == "text/plain":
+            part.set_content(f"{line}\n\n{part.get_content()}")
+        elif part.get_content_type() == "text/html":
+            markup = part.get_content()
+            note = f"<p><strong>{html.escape(line)}</strong></p>"
+            at = markup.find(">", markup.lower().find("<body")) + 1 if "<body" in markup.lower() else 0
+            part.set_content(markup[:at] + note + markup[at:], subtype="html")
+
+
+def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
+    import email
+    import email.policy
+
+    from gm.automation.housekeeping import clear_notices, queued_notices
+    queue = queued_notices(campaign)
+    if not queue:
+        return
+    folder = campaign.path / "outbox" / "notices"
+    messages = []
+    for item in queue:
+        path = folder / item["file"]
+        if path.exists():
+            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            messages.append((item["key"], msg, path.stem))
+    went, failed = _deliver(campaign, messages, send, folder)
+    if went or failed:
+        report.say(campaign, f"{went} notice(s) {'sent' if send else 'in the outbox'}"
+                   + (f", {len(failed)} failed (retried next run)" if failed else ""))
+    report.failed = report.failed or bool(failed)
+    clear_notices(campaign, {item["key"] for item in queue} - set(failed))
+
+
+def _open_deadline(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
+    """A schedule with no deadline set (a new campaign, or the GM cleared it): open one."""
+    from gm.time.deadlines import read_deadline
+    from gm.time.schedule import campaign_zone, next_deadline, read_schedule, show_moment, write_deadline
+    schedule = read_schedule(campaign)
+    if schedule is None or read_deadline(campaign) is not None:
+        return
+    if not games.get(campaign.game_name).due(campaign.state()):
+        return
+    with campaign.lock():
+        new = next_deadline(schedule, previous=None, now=now)
+        write_deadline(campaign, new)
+    report.say(campaign, f"turn {campaign.current_turn}: deadline set from the schedule: "
+               f"{show_moment(new, campaign_zone(campaign))}")
+
+
+def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> None:
+    from gm.time.deadlines import deadline_status
+    from gm.delivery.mail.remind import due_reminders
+    from gm.time.schedule import read_remind
+    lead = read_remind(campaign)
+    if lead is None:
+        return
+    info = deadline_status(campaign, now)
+    if info.deadline is None or not info.missing or info.phase == "passed" or now < info.deadline - lead:
+        return
+    messages, _notes = due_reminders(campaign, now=now)
+    stems = [(key, msg, f"remind-{info.turn:03d}-{key.rsplit(':', 1)[1]}") for key, msg in messages]
+    went, failed = _deliver(campaign, stems, send, campaign.path / "outbox" / "reminders")
+    if went or failed:
+        report.say(campaign, f"turn {info.turn}: {went} reminder(s) {'sent' if send else 'written'}"
+                   + (f", {len(failed)} failed (retried next run)" if failed else ""))
+    report.failed = report.failed or bool(failed)
+
+
+def check_settings(campaign: Campaign) -> None:
+    """Read every setting a pass uses, so a bad one fails before anything changes."""
+    from gm.time.deadlines import deadline_status
+    from gm.time.schedule import read_early, read_remind, read_schedule
+    games.get(campaign.game_name)
+    deadline_status(campaign)
+    read_schedule(campaign)
+    read_early(campaign)
+    read_remind(campaign)
+    read_run_state(campaign)
+    from gm.store.logbook import check_plain
+    for log in ("run.log", "mail.log"):
+        check_plain(campaign.path / log)
+
+
+def campaign_folders(given: tuple[str, ...] | list[str]) -> list[str]:
+    """Each DIR as given, except that a folder that is no campaign but holds campaigns stands for them."""
+    from gm.automation.housekeeping import find_campaigns
+    out: list[str] = []
+    for directory in given:
+        path = Path(directory)
+        found = find_campaigns(path) if path.is_dir() and not (path / "campaign.yaml").exists() else []
+        out += [str(p) for p in found] or [directory]
+    return out
+
+
+def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
+    """One pass over one campaign; every failure becomes one line, never an exception."""
+    report = Pass(str(path))
+    campaign = None
+    try:
+        campaign = Campaign(path)
+        with pass_lock(campaign.path):
+            check_settings(campaign)
+            now = clock.now()
+            first = campaign.last_turn
+            if _fetch(campaign, report, send):
+                _resolve_if_due(campaign, report, now)
+            _open_deadline(campaign, report, now)
+            _deliver_reports(campaign, report, send, first)
+            _deliver_notices(campaign, report, send)
+            _remind(campaign, report, send, now)
+    except LockedError as exc:
+        report.busy = True
+        report.say(None, f"skipped: {exc}")
+    except GMError as exc:
+        report.failed = True
+        report.say(campaign, f"error: {exc}")
+    except Exception as exc:  # one campaign's bug never stops the others
+        if os.environ.get("GM_DEBUG"):
+            raise
+        report.failed = True
+        report.say(campaign, f"error: internal error ({type(exc).__name__}: {exc}); rerun with GM_DEBUG=1")
+    return report

@@ -1,0 +1,11 @@
+"""What every module of click commands shares: the campaign folder argument, and opening it."""
+from __future__ import annotations
+
+import click
+
+CAMPAIGN = click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
+
+
+def campaign_at(directory: str):
+    from gm.store.campaign import Campaign
+    return Campaign(directory)

@@ -1,0 +1,169 @@
+"""`gm mail ...`: click commands only — fetch orders, send reports, remind, set passwords."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gm.cli.common import CAMPAIGN, campaign_at
+from gm.store.errors import GMError
+
+
+@click.group()
+def mail() -> None:
+    """E-mail in and out: fetch orders and mail commands, send reports, remind, passwords.
+
+    \b
+    Examples:
+      gm mail fetch camp --maildir ~/Maildir/pbem
+      gm mail send camp --send
+      gm mail remind camp --send
+    """
+
+
+@mail.command("fetch")
+@CAMPAIGN
+@click.option("--maildir", metavar="PATH", help="Read this Maildir (instead of mail.inbox in campaign.yaml).")
+@click.option("--mbox", metavar="PATH", help="Read this mbox file.")
+@click.option("--send", "send", is_flag=True,
+              help="Send the replies by SMTP (default: leave them in DIR/outbox/replies/ for you to send).")
+def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> None:
+    """Fetch new orders and mail commands: keep, check, store, and answer each message.
+
+    Every reply is written to DIR/outbox/replies/ as soon as it is decided; with --send, the
+    replies not sent yet (this run's and any an earlier run could not send) go out by SMTP.
+
+    Example: gm mail fetch camp --mbox orders.mbox
+    """
+    from gm.delivery.mail.inbox import inbox_settings
+    from gm.delivery.mail.intake import fetch as fetch_mail
+    campaign = campaign_at(directory)
+    fetched = fetch_mail(campaign, inbox_settings(campaign, maildir=maildir, mbox=mbox))
+    for outcome in fetched.outcomes:
+        click.echo(f"{outcome.digest[:12]} {outcome.sender or '?'}: {outcome.line}")
+    if not fetched.outcomes:
+        click.echo("No new messages.")
+    code = _deliver(campaign, send)
+    if fetched.failure:
+        click.echo(f"Error: {fetched.failure}", err=True)
+        sys.exit(2)
+    sys.exit(code)
+
+
+def _deliver(campaign, send: bool) -> int:
+    """Send the pending replies, or hand them to the GM; the exit code (1 when some failed)."""
+    from gm.delivery.mail.replies import deliver_replies, folder, pending_replies
+    if not send:
+        written = deliver_replies(campaign, send=False).written
+        if written:
+            click.echo(f"{len(written)} repl{'y' if len(written) == 1 else 'ies'} written to {folder(campaign)}/")
+        return 0
+    count = len(pending_replies(campaign))
+    if not count:
+        return 0
+    try:
+        with click.progressbar(length=count, label="Sending replies", file=sys.stderr) as bar:
+            results = deliver_replies(campaign, send=True, on_done=lambda r: bar.update(1)).sent
+    except GMError:
+        click.echo(f"{count} repl{'y' if count == 1 else 'ies'} kept in {folder(campaign)}/; "
+                   "the next run with --send sends them", err=True)
+        raise
+    return _summary(results)
+
+
+def _send(campaign, messages, what: str):
+    """Send with a progress bar; (exit code, results)."""
+    from gm.delivery.mail.smtp import send_messages
+    with click.progressbar(length=len(messages), label=f"Sending {what}", file=sys.stderr) as bar:
+        results = send_messages(campaign, messages, on_done=lambda r: bar.update(1))
+    return _summary(results), results
+
+
+def _summary(results) -> int:
+    failed = []
+    for r in results:
+        click.echo(f"{r.key}: {r.status}" + (f" ({r.detail})" if r.detail else ""))
+        if r.status == "failed":
+            failed.append(r)
+    sent = sum(r.status == "sent" for r in results)
+    click.echo(f"{sent} sent, {len(results) - sent - len(failed)} already sent before, {len(failed)} failed")
+    if failed:
+        click.echo(f"Error: {len(failed)} message(s) not sent; run the command again to retry them", err=True)
+    return 1 if failed else 0
+
+
+@mail.command("send")
+@CAMPAIGN
+@click.option("--turn", type=int, help="Which turn's reports (default: the last resolved).")
+@click.option("--out", "out", metavar="FOLDER", help="Write .eml files here (default: DIR/outbox/turn-NNN/).")
+@click.option("--send", "send", is_flag=True, help="Send by SMTP (settings: mail.smtp in campaign.yaml).")
+def send_reports(directory: str, turn: int | None, out: str | None, send: bool) -> None:
+    """One message per player with their own report, board image and order form.
+
+    Example: gm mail send camp --send
+    """
+    from pathlib import Path
+
+    from gm.delivery.mail.outbox import report_file_name, report_messages, write_eml
+    if out and send:
+        raise click.UsageError("give --out FOLDER or --send, not both")
+    campaign = campaign_at(directory)
+    turn = campaign.check_turn(turn)
+    messages, notes = report_messages(campaign, turn)
+    for note in notes:
+        click.echo(note, err=True)
+    if send:
+        sys.exit(_send(campaign, messages, f"turn {turn} reports")[0])
+    folder = Path(out) if out else campaign.path / "outbox" / f"turn-{turn:03d}"
+    for key, msg in messages:
+        write_eml(folder, report_file_name(turn, key.rsplit(":", 1)[1]), msg)
+    click.echo(f"{len(messages)} message(s) written to {folder}/")
+
+
+@mail.command("remind")
+@CAMPAIGN
+@click.option("--send", "send", is_flag=True, help="Send by SMTP (default: write to DIR/outbox/reminders/).")
+def remind(directory: str, send: bool) -> None:
+    """Remind each player whose orders are missing; never twice for the same deadline.
+
+    Example: gm mail remind camp --send
+    """
+    from gm.delivery.mail.outbox import write_eml
+    from gm.delivery.mail.remind import due_reminders
+    from gm.delivery.mail.smtp import record_written
+    campaign = campaign_at(directory)
+    messages, notes = due_reminders(campaign)
+    for note in notes:
+        click.echo(note)
+    if not messages:
+        click.echo("No reminders to send.")
+        return
+    if send:
+        sys.exit(_send(campaign, messages, "reminders")[0])
+    folder = campaign.path / "outbox" / "reminders"
+    for key, msg in messages:
+        name = key.split(":")[-1]
+        path = write_eml(folder, f"remind-{campaign.current_turn:03d}-{name}", msg)
+        record_written(campaign, key, msg, path)
+    click.echo(f"{len(messages)} reminder(s) written to {folder}/")
+
+
+@mail.command("password")
+@CAMPAIGN
+@click.argument("player")
+def password(directory: str, player: str) -> None:
+    """Set a player's password (read from $GM_PASSWORD or stdin; stored as a scrypt hash).
+
+    Example: echo 's3cret-word' | gm mail password camp ann
+    """
+    from gm.delivery.mail.passwords import set_password
+    campaign = campaign_at(directory)
+    value = os.environ.get("GM_PASSWORD")
+    if not value:
+        if sys.stdin.isatty():
+            value = click.prompt(f"Password for {player}", hide_input=True, confirmation_prompt=True)
+        else:
+            value = sys.stdin.readline().rstrip("\n")
+    set_password(campaign, player, value)
+    click.echo(f"Password set for {player} (in {campaign.path / 'secret' / 'passwords.yaml'}, hashed).")

@@ -1,0 +1,1 @@
+"""Delivery: mail in and out, the website and the public record."""

@@ -1,0 +1,60 @@
+"""Player passwords, kept only as scrypt hashes in CAMPAIGN/secret/passwords.yaml."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+from gm.store.campaign import Campaign
+from gm.store.errors import UsageError
+from gm.store.fileio import atomic_write, dump_yaml
+from gm.delivery.mail.settings import read_log
+
+# scrypt cost: ~16 MiB and a few tens of milliseconds, enough against guessing a stolen file
+N, R, P = 2 ** 14, 8, 1
+MIN_LENGTH = 6
+
+
+def hash_password(password: str, *, salt: bytes | None = None) -> str:
+    salt = salt if salt is not None else os.urandom(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=N, r=R, p=P, dklen=32)
+    return f"scrypt${N}${R}${P}${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        got = hashlib.scrypt(password.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p),
+                             dklen=len(bytes.fromhex(digest)))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got.hex(), digest)
+
+
+def passwords_required(campaign: Campaign) -> bool:
+    return bool(campaign.config.get("passwords"))
+
+
+def _path(campaign: Campaign):
+    return campaign.path / "secret" / "passwords.yaml"
+
+
+def stored_hash(campaign: Campaign, player: str) -> str | None:
+    value = read_log(_path(campaign)).get(player)
+    return str(value) if value else None
+
+
+def set_password(campaign: Campaign, player: str, password: str) -> None:
+    campaign.player(player)  # an unknown id fails with "did you mean"
+    password = password.strip()
+    if len(password) < MIN_LENGTH:
+        raise UsageError(f"a password needs at least {MIN_LENGTH} characters")
+    if any(ch.isspace() for ch in password):
+        raise UsageError("a password cannot hold spaces (players write it on one 'password:' line)")
+    hashes = read_log(_path(campaign))
+    hashes[player] = hash_password(password)
+    path = _path(campaign)
+    atomic_write(path, dump_yaml(hashes))
+    os.chmod(path, 0o600)

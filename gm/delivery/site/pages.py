@@ -1,0 +1,106 @@
+"""The website's pages: one jinja2 environment over gm/delivery/site/templates (escaping everywhere,
+StrictUndefined), and what each page template receives."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from gm.delivery.record import ROLL_KEYS
+from gm.delivery.site.standings import outcome_rows, standings
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+_ENV: jinja2.Environment | None = None
+
+
+def environment() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
+                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return _ENV
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def page_name(turn: int) -> str:
+    return f"turn-{turn:03d}.html"
+
+
+def report_body(campaign, game, turn: int, state: dict, events: list, players: list, dice: dict) -> str:
+    """The turn's public report, as the game's own HTML template writes it, without its page frame.
+    Pictures are left out here: the site shows them itself, with alt text."""
+    from gm.turn.report import render_report, template_context
+    context = template_context(game, state, events, "public", turn=turn, campaign=campaign.name,
+                               players=players, dice=dice, image=None, extra_images=[])
+    html = render_report(context, "html", game_name=game.name, template_dirs=(campaign.path / "templates",))
+    match = re.search(r"<body[^>]*>(.*)</body>", html, re.S | re.I)
+    return match.group(1) if match else html
+
+
+def picture_alt(game, stem: str, turn: int) -> str:
+    words = stem.replace("-", " ").replace("_", " ").strip().capitalize()
+    return f"{words} after turn {turn}" if turn else f"{words} at the start"
+
+
+def common(head: dict[str, Any]) -> dict[str, Any]:
+    """What every page shows: the campaign, the game, the players."""
+    players = head["players"]
+    return {"campaign": head["campaign"], "game": head["game"], "map": head["map"], "players": players,
+            "names": {p["id"]: p["name"] for p in players},
+            "colours": {p["id"]: p.get("colour") or "" for p in players},
+            "generated": head["generated"]}
+
+
+def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, images: list[dict[str, str]], *,
+              turns: list[int], hidden_turns: int = 0) -> str:
+    turn = entry["turn"]
+    at = turns.index(turn)
+    previous = page_name(turns[at - 1]) if at > 0 else None
+    following = page_name(turns[at + 1]) if at + 1 < len(turns) else None
+    last = following is None
+    # the public report may carry the press itself (gm.store.press's report partial): then once is enough
+    press = [] if 'class="press"' in report_html else entry["press"]
+    return render("turn.html.j2", **common(head), turn=turn, entry=entry, report=report_html, images=images,
+                  press=press,
+                  previous=previous, next=following, rolls=len(entry["dice"]["rolls"]),
+                  orders=entry.get("orders") or [], secret_rolls=entry["dice"].get("secret_rolls") or 0,
+                  revealed=hidden_turns if last and entry["finished"] else 0,
+                  outcome=entry["outcome"] if last else None, ranking=outcome_rows(entry["outcome"] if last else None),
+                  title=f"Turn {turn}" if turn else "Set-up")
+
+
+def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+    last = entries[-1] if entries else None
+    status = head["status"]
+    return render("index.html.j2", **common(head), status=status, options=head["options"],
+                  standings=standings(head["game"]["name"], last["view"] if last else None, head["players"]),
+                  outcome=last["outcome"] if last else None,
+                  ranking=outcome_rows(last["outcome"] if last else None),
+                  next_commitment=last["next_commitment"] if last else None,
+                  turns=[{"turn": e["turn"], "href": page_name(e["turn"]), "phase": e["phase"],
+                          "events": len(e["events"]), "rolls": len(e["dice"]["rolls"])} for e in reversed(entries)],
+                  title="Campaign")
+
+
+def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None) -> str:
+    """Every revealed roll; once the game is over (``secret``: gm.delivery.reveal.revealed_secret_dice) the
+    hidden rolls too, else only how many there were and their commitments."""
+    turns = [{"turn": e["turn"], "seed": e["dice"]["seed"] or "", "commitment": e["dice"]["commitment"] or "",
+              "href": page_name(e["turn"]),
+              "rolls": [{k: r[k] for k in ROLL_KEYS} for r in e["dice"]["rolls"]]} for e in entries]
+    hidden = [{"turn": s["turn"], "seed": s["seed"] or "", "commitment": s["commitment"] or "",
+               "announced": s["announced"], "href": page_name(s["turn"]),
+               "rolls": [{k: r[k] for k in ROLL_KEYS} for r in s["rolls"]]} for s in secret or []]
+    committed = [] if secret is not None else [
+        {"turn": e["turn"], "href": page_name(e["turn"]), "count": e["dice"].get("secret_rolls") or 0,
+         "commitment": e["dice"]["secret_commitment"] or ""} for e in entries if "secret_commitment" in e["dice"]]
+    public_total = sum(len(t["rolls"]) for t in turns)
+    secret_total = sum(len(t["rolls"]) for t in hidden)
+    return render("dice.html.j2", **common(head), turns=turns, hidden=hidden, committed=committed,
+                  total=public_total + secret_total, secret_total=secret_total, title="Dice")
