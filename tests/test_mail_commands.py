@@ -9,7 +9,8 @@ from gm.delivery.mail.desk import LEDGER
 from gm.delivery.mail.inbox import inbox_settings
 from gm.delivery.mail.intake import fetch
 from gm.store.logbook import read_entries
-from gm.store.press import press_for, read_press
+from gm.store.press import read_press
+from gm.store.viewing import press_seen_by as press_for
 from gm.turn.report import environment
 
 

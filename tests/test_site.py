@@ -111,25 +111,24 @@ def test_update_after_a_rollback_removes_the_turn_it_undid(tmp_path):
     assert result.pages_written[0] == "turn-001.html"
 
 
-def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path, monkeypatch):
-    """gm.store.press (the mail helper's module) gives each turn's public press; a stand-in here."""
-    import importlib.machinery
-    import sys
-    import types
-    fake = types.ModuleType("gm.store.press")
-    fake.__spec__ = importlib.machinery.ModuleSpec("gm.store.press", None)
+def test_public_press_goes_into_the_record_and_onto_its_turn_page(tmp_path):
+    """Press as gm.store.press stores it; the one door (gm.store.viewing) gives the public what was
+    sent to all, never what went to one player."""
+    import datetime as dt
+    from gm.store.press import add_press
+    campaign = copy_campaign("network", tmp_path)
+    at = dt.datetime(2026, 12, 1, 10, tzinfo=dt.timezone.utc)
+    add_press(campaign, 1, "p2", "all", "Beware <the> red line!", at=at)
+    add_press(campaign, 1, "p1", "Bob", "A word for Bob only", at=at)
     said = {"from": "p2", "from_name": "Bob", "to": "all", "to_name": "all", "text": "Beware <the> red line!",
             "at": "2026-12-01T10:00:00+00:00", "grey": False}
-    fake.press_for = lambda campaign, turn, viewer: [said] if turn == 1 and viewer == "public" else []
-    monkeypatch.setitem(sys.modules, "gm.store.press", fake)
-    import gm
-    monkeypatch.setattr(gm, "press", fake, raising=False)
-    build(Campaign(seeded_campaign("network")), tmp_path / "site")
+    build(Campaign(campaign.path), tmp_path / "site")
     record = json.loads((tmp_path / "site" / "record.json").read_text())
     assert [t["press"] for t in record["turns"]] == [[], [said], []]
     page = (tmp_path / "site" / "turn-001.html").read_text()
     assert "Beware &lt;the&gt; red line!" in page and "Bob" in page
     assert "Beware" not in (tmp_path / "site" / "turn-002.html").read_text()
+    assert "for Bob only" not in public_text(tmp_path / "site")
 
 
 def test_site_folder_from_campaign_yaml(tmp_path):

@@ -95,10 +95,12 @@ def test_dice_page_flags_a_changed_roll_and_a_changed_seed(tabs, tmp_path):
     build(campaign, tmp_path / "site")
     result = dice_result(tabs[360], tmp_path / "site")
     total = logged_rolls(campaign)
-    assert (result["verified"], result["failed"], result["seedsFailed"]) == (total - 1, 1, 0), result
-    assert result["failuresShown"] and len(result["failures"]) == 1
+    # the roll fails, and with it the list's digest published with the turn
+    assert (result["verified"], result["failed"], result["seedsFailed"]) == (total - 1, 2, 0), result
+    assert result["failuresShown"] and len(result["failures"]) == 2
     assert roll["label"] in result["failures"][0] and f"logged {roll['value']}" in result["failures"][0]
-    assert result["summary"].startswith("1 failed")
+    assert result["failures"][1].startswith("Turn 1: the ") and "do not match the digest" in result["failures"][1]
+    assert result["summary"].startswith("2 failed")
     # a seed that is not the committed one fails every roll of its turn, whatever they say
     path = campaign.turn_dir(2) / "dice.yaml"
     log = yaml.safe_load(path.read_text())
@@ -107,7 +109,7 @@ def test_dice_page_flags_a_changed_roll_and_a_changed_seed(tabs, tmp_path):
     build(campaign, tmp_path / "site")
     result = dice_result(tabs[360], tmp_path / "site")
     turn_two = len(log["rolls"])
-    assert result["seedsFailed"] == 1 and result["failed"] == 1 + turn_two
+    assert result["seedsFailed"] == 1 and result["failed"] == 2 + turn_two  # turn 1: its roll and digest
     assert any("does not hash to the commitment" in f for f in result["failures"])
 
 
@@ -150,10 +152,11 @@ def test_dice_page_flags_a_changed_hidden_roll_seed_or_commitment(tabs, tmp_path
     path.write_text(yaml.safe_dump(log))
     build(campaign, tmp_path / "site")
     result = dice_result(tabs[360], tmp_path / "site")
-    assert (result["verified"], result["failed"], result["secretFailed"]) == (total - 1, 1, 1), result
-    assert result["failures"] == [f"Turn {turn} (hidden rolls), {roll['label']} #{roll['index']} (d{roll['sides']}): "
-                                  f"logged {roll['value']}, the seed gives {true_value}"]
-    assert result["failuresShown"] and result["summary"].startswith("1 failed")
+    assert (result["verified"], result["failed"], result["secretFailed"]) == (total - 1, 2, 2), result
+    assert result["failures"][0] == (f"Turn {turn} (hidden rolls), {roll['label']} #{roll['index']} "
+                                     f"(d{roll['sides']}): logged {roll['value']}, the seed gives {true_value}")
+    assert "do not match the digest published with the turn" in result["failures"][1]
+    assert result["failuresShown"] and result["summary"].startswith("2 failed")
     path.write_text(saved)
     # a revealed secret seed that is not the committed one (as the final dice log would list it)
     final = campaign.turn_dir(campaign.last_turn) / "dice.yaml"

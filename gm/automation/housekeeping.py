@@ -22,8 +22,10 @@ from gm.time import clock
 from gm.store.campaign import Campaign, parse_player_spec, turn_dir_name
 from gm.turn.campaign_list import find_campaigns  # noqa: F401 (gm.automation.unattended imports it from here)
 from gm.time.deadlines import parse_period, read_deadline
-from gm.store.errors import InputError, UsageError
+from gm.store.errors import GMError, InputError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml, write_yaml
+from gm.store.viewing import hidden_dice_public
+from gm.delivery.site import configured_folder, update as update_site
 from gm.time.schedule import campaign_zone, check_future, show_moment, write_deadline
 
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
@@ -320,17 +322,43 @@ def _tell_player_change(campaign: Campaign, pid: str, *, replace: bool, email: b
 
 
 # ---- gm rollback -----------------------------------------------------------------------------
-def rollback(campaign: Campaign) -> dict[str, Any]:
+def seeds_made_public(campaign: Campaign, turn: int) -> list[int]:
+    """The turns whose secret seeds the reports of ``turn`` revealed: every turn with hidden rolls
+    up to it when ``turn`` ended the game (the one door, ``hidden_dice_public``, says when), else none."""
+    game = games.get(campaign.game_name)
+    if not hidden_dice_public(game.finished(campaign.state(turn))):
+        return []
+    return [t for t in campaign.secret_dice_turns() if t <= turn]
+
+
+def _turn_list(turns: list[int]) -> str:
+    if len(turns) == 1:
+        return f"turn {turns[0]}"
+    if turns == list(range(turns[0], turns[-1] + 1)):
+        return f"turns {turns[0]} to {turns[-1]}"
+    return "turns " + ", ".join(map(str, turns))
+
+
+def rollback(campaign: Campaign, *, force: bool = False) -> dict[str, Any]:
     """Undo the last resolved turn T. Its state, dice log, events, reports and report messages
     move into audit/rollback-turn-T-<stamp>/ (secret rolls into secret/rollback/...), never
     deleted; its stored orders and the mail stay. Orders already stored for turn T+1 were written
     against the undone state: they move into the same folder. T's seed derives from the master
-    secret and T, so resolving T again rolls the same dice."""
+    secret and T, so resolving T again rolls the same dice.
+    A final turn whose reports revealed the secret seeds is not undone without ``force``: the turn
+    would be played again by players who know every hidden roll. Forced, the audit entry says
+    which seeds were public (``seeds_public``), and the website and record say so too."""
     with campaign.lock():
         resolved = campaign.resolved_turns()
         if len(resolved) < 2:
             raise InputError("there is no resolved turn to roll back (only the set-up, turn 0)")
         turn = resolved[-1]
+        public = seeds_made_public(campaign, turn)
+        if public and not force:
+            raise InputError(f"turn {turn} ended the game and its reports revealed the secret seeds of "
+                             f"{_turn_list(public)}: played again, players would know every hidden roll; "
+                             "nothing was changed (give --force to roll back anyway: the audit log and the "
+                             "website will say the seeds were public)")
         stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         folder = campaign.path / "audit" / f"rollback-turn-{turn_dir_name(turn)}-{stamp}"
         while folder.exists():  # the same turn undone twice within a second
@@ -352,18 +380,36 @@ def rollback(campaign: Campaign) -> dict[str, Any]:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(src), str(dst))
                 moved.append(str(src.relative_to(campaign.path)))
-        entry = audit(campaign, "rollback", turn=turn, moved_to=str(folder.relative_to(campaign.path)), moved=moved)
+        extra_details = {"seeds_public": public, "forced": True} if public else {}
+        entry = audit(campaign, "rollback", turn=turn, moved_to=str(folder.relative_to(campaign.path)), moved=moved,
+                      **extra_details)
         from gm.automation.unattended import forget_delivery
         forget_delivery(campaign, turn)
         deadline = read_deadline(campaign)
         when = (f"The deadline is {show_moment(deadline, campaign_zone(campaign))}." if deadline
                 else "The GM will announce the new deadline.")
+        seeds_note = (f"The secret seeds its reports revealed ({_turn_list(public)}) stay public: every hidden roll\n"
+                      "of those turns is known to all players, and the website says so.\n" if public else "")
         notify(campaign, campaign.player_ids, f"Turn {turn} is undone and will be resolved again",
                f"The GM has undone turn {turn}: its results and report no longer count.\n"
                f"Your orders for turn {turn} stand; you may send new ones. {when}\n"
                f"Turn {turn} is resolved again with the same dice seed (its commitment does not change), so\n"
                "the dice cannot come out differently; only different orders can change the result.\n"
+               f"{seeds_note}"
                f"Orders sent for turn {turn + 1} no longer count: send them again after the new report.\n",
                kind="rollback")
-        return entry
+        return dict(entry, site=_site_after_rollback(campaign))
+
+
+def _site_after_rollback(campaign: Campaign) -> str | None:
+    """With `site: FOLDER` in campaign.yaml, the website loses the undone turn at once (and shows
+    a forced rollback's notice); a site that cannot be written is said, the rollback stands."""
+    try:
+        folder = configured_folder(campaign)
+        if folder is None:
+            return None
+        update_site(Campaign(campaign.path), folder)
+    except GMError as exc:
+        return f"error: the website was not updated: {exc}"
+    return f"the website in {folder} was updated"
 

@@ -95,16 +95,22 @@ def player(directory: str, player_id: str, name: str | None, email: str | None, 
 
 @click.command("rollback")
 @CAMPAIGN
-def rollback(directory: str) -> None:
+@click.option("--force", is_flag=True, help="Undo even the final turn of a finished game whose reports revealed "
+              "the secret seeds (the audit log and the website then say the seeds were public).")
+def rollback(directory: str, force: bool) -> None:
     """Undo the last resolved turn; its files move into DIR/audit/, its orders stay, its dice stay
     the same.
 
     Example: gm rollback camp
     """
     from gm.automation.housekeeping import rollback as undo
-    entry = undo(campaign_at(directory))
+    entry = undo(campaign_at(directory), force=force)
     click.echo(f"Turn {entry['turn']} rolled back; its files are in {directory}/{entry['moved_to']}/. "
                f"Turn {entry['turn']} is open again with its stored orders.")
+    if entry.get("seeds_public"):
+        click.echo("The secret seeds its reports revealed stay public: recorded in the audit log and on the website.")
+    if entry.get("site"):
+        click.echo(entry["site"].capitalize(), err=entry["site"].startswith("error:"))
 
 
 @click.command("list")

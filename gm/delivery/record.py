@@ -2,12 +2,13 @@
 (`gm export DIR -o FILE.json`, and `record.json` on the campaign website). docs/record.schema.json
 describes the format; docs/site.md explains it.
 
-Everything here comes through the one door for what a viewer gets (``gm.store.viewing.seen_by``) with
-the viewer "public", plus the public players (id, name, colour: never addresses), the revealed
-dice of each turn and the commitment published before it, and each turn's order receipts
-(``gm.delivery.reveal``). Secret rolls (hidden shuffles, kept in ``secret/``) appear only once the game is
-over, as the final reports reveal their seeds (``gm.delivery.reveal.revealed_secret_dice``); during play
-only their count and commitment. The master secret never appears.
+Everything here comes through the one door for who sees what (``gm.store.viewing.seen_by``) with
+the viewer "public": the view, events, press, the public players (id, name, colour: never
+addresses), the revealed dice of each turn with the digest binding its rolls, and the public
+notices of the audit log; plus the commitment published before each turn and each turn's order
+receipts (``gm.delivery.reveal``). Secret rolls (hidden shuffles, kept in ``secret/``) appear only once
+the game is over, as the final reports reveal their seeds (``gm.delivery.reveal.revealed_secret_dice``);
+during play only their count, commitment and digest. The master secret never appears.
 """
 from __future__ import annotations
 
@@ -23,20 +24,18 @@ from gm.store.campaign import Campaign
 from gm.store.dice import commitment, turn_seed
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write
+from gm.store.viewing import PUBLIC, campaign_notices, fill_names, press_seen_by, public_players, seen_in
+from gm.delivery.reveal import revealed_secret_dice, turn_orders
+
+__all__ = ["public_players"]  # the door's, named here for the website
 
 FORMAT = "gm-record"
 VERSION = 1
-ROLL_KEYS = ("label", "index", "sides", "value")
 
 
 def json_safe(data: Any) -> Any:
     """Plain JSON data (tuples become lists, keys strings, anything else its text)."""
     return json.loads(json.dumps(data, default=str, ensure_ascii=False))
-
-
-def public_players(campaign: Campaign) -> list[dict[str, Any]]:
-    from gm.turn.engine import public_players as players
-    return players(campaign)
 
 
 class Commitments:
@@ -74,13 +73,11 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
 
 def press(campaign: Campaign, turn: int) -> list[Any]:
     """The public press of a turn (players' messages to all)."""
-    from gm.store.press import press_for
-    return json_safe(press_for(campaign, turn, "public") or [])
+    return json_safe(press_seen_by(campaign, turn, PUBLIC))
 
 
 def outcome(game, state: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The game's own word on who won, once it is over (players named in its reason)."""
-    from gm.store.viewing import fill_names
     result = game.outcome(state) if game.finished(state) else None
     if result is None:
         return None
@@ -94,14 +91,14 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
                commitments: Commitments, state: dict[str, Any] | None = None,
                events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One resolved turn as the public sees it (``state`` and ``events``: already read)."""
-    from gm.delivery.reveal import secret_announced, turn_orders
-    from gm.store.viewing import seen_by
     state = campaign.state(turn) if state is None else state
     events = campaign.events(turn) if events is None else events
-    seen = seen_by(game, state, events, "public", players)
-    log = campaign.dice_log(turn)
+    seen = seen_in(campaign, game, turn, PUBLIC, state=state, events=events)
     finished = game.finished(state)
-    rolls = [{k: r.get(k) for k in ROLL_KEYS} for r in log.get("rolls") or [] if not r.get("secret")]
+    dice = {"seed": seen.dice["seed"], "commitment": commitments.before(turn), "rolls": seen.dice["rolls"],
+            "rolls_digest": seen.dice["rolls_digest"]}
+    dice.update({k: seen.dice[k] for k in ("secret_rolls", "secret_commitment", "secret_rolls_digest")
+                 if k in seen.dice})
     return {
         "turn": turn,
         "phase": game.phase(state),
@@ -109,12 +106,11 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
         "due": list(game.due(state)),
         "view": json_safe(seen.view),
         "events": json_safe(seen.events),
-        "dice": {"seed": log.get("seed"), "commitment": commitments.before(turn), "rolls": rolls,
-                 **secret_announced(log)},
+        "dice": dice,
         "orders": turn_orders(campaign, turn, events),
         "next_commitment": None if finished else commitments.before(turn + 1),
         "outcome": outcome(game, state, players),
-        "press": press(campaign, turn),
+        "press": json_safe(seen.press),
     }
 
 
@@ -172,10 +168,11 @@ def public_record(campaign: Campaign, *, entries: dict[int, dict[str, Any]] | No
 
 
 def whole_record(campaign: Campaign, head: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
-    """The header, the outcome, the hidden rolls once the game is over (null before), the turns."""
-    from gm.delivery.reveal import revealed_secret_dice
+    """The header, the outcome, the hidden rolls once the game is over (null before), the public
+    notices of the audit log, the turns."""
     return dict(head, outcome=turns[-1]["outcome"] if turns else None,
-                secret_dice=revealed_secret_dice(campaign, turns), turns=turns)
+                secret_dice=revealed_secret_dice(campaign, turns), notices=json_safe(campaign_notices(campaign)),
+                turns=turns)
 
 
 def dumps(record: dict[str, Any]) -> str:

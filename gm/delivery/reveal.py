@@ -12,7 +12,8 @@ and its sides, so the rolls add nothing the seed does not already tell, and with
 play depends on what they hid. Only those four fields of each roll are taken; nothing else in
 ``secret/`` (the master secret, passwords) is read here but through ``Campaign.master_secret``
 to derive the seeds the final reports print. While the game goes on nothing of them is read:
-the public record carries only each turn's commitment and count of secret rolls.
+the public record carries only each turn's count, commitment and digest of secret rolls. Whether
+they are shown is the one door's to say (``gm.store.viewing.hidden_dice_public``).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Any
 from gm.store.campaign import Campaign
 from gm.store.dice import turn_seed
 from gm.store.errors import CampaignError
+from gm.store.viewing import PUBLIC, hidden_dice_public, hidden_rolls_seen, visible_dice
 
 SENT, MISSING = "sent", "missing"
 
@@ -50,46 +52,38 @@ def turn_orders(campaign: Campaign, turn: int, events: list[dict[str, Any]]) -> 
     return [rows[p] for p in sorted(rows, key=lambda p: (seats_order.get(p, len(seats_order)), p))]
 
 
-def secret_announced(log: dict[str, Any]) -> dict[str, Any]:
-    """What a turn's public dice log says of its secret rolls during play: how many, and the
-    commitment to their seed (empty when the turn made none)."""
-    out: dict[str, Any] = {}
-    if log.get("secret_rolls") or log.get("secret_commitment"):
-        out["secret_rolls"] = int(log.get("secret_rolls") or 0)
-        out["secret_commitment"] = log.get("secret_commitment")
-    return out
-
-
 def revealed_secret_dice(campaign: Campaign, entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     """Once the game is over (the last turn's entry is ``finished``): every turn's secret seed,
-    the commitment published with the turn, how many rolls it announced, and the rolls. None while
-    the game goes on: then nothing of them is read."""
-    if not entries or not entries[-1].get("finished"):
+    the commitment and digest published with the turn, how many rolls it announced, and the rolls.
+    None while the game goes on: then nothing of them is read (the one door,
+    ``gm.store.viewing.hidden_rolls_seen``, decides)."""
+    finished = bool(entries) and bool(entries[-1].get("finished"))
+    if not hidden_dice_public(finished):
         return None
-    from gm.delivery.record import ROLL_KEYS
     resolved = {e["turn"] for e in entries}
     announced = {e["turn"]: e["dice"] for e in entries if "secret_commitment" in e["dice"]}
     turns = sorted(set(announced) | {t for t in campaign.secret_dice_turns() if t in resolved})
     seeds = _revealed_seeds(campaign, entries[-1]["turn"], turns)
-    published = {int(e["turn"]): e.get("rolls") or [] for e in campaign.dice_log(entries[-1]["turn"]).get(
-        "revealed_secret_rolls") or [] if isinstance(e, dict) and "turn" in e}
+    final = visible_dice(campaign.dice_log(entries[-1]["turn"]), PUBLIC)
+    published = {e["turn"]: e["rolls"] for e in final.get("revealed_secret_rolls") or []}
     out = []
     for t in turns:
         # the final dice log publishes them (gm.turn.publish.reveal_secret_dice); a game finished before
         # it did has them only in secret/, read for the reasons above
-        rolls = published[t] if t in published else campaign.secret_rolls(t) or []
-        out.append({"turn": t, "seed": seeds.get(t), "commitment": announced.get(t, {}).get("secret_commitment"),
-                    "announced": int(announced.get(t, {}).get("secret_rolls") or 0),
-                    "rolls": [{k: r.get(k) for k in ROLL_KEYS} for r in rolls]})
+        rolls = published[t] if t in published else hidden_rolls_seen(finished, campaign.secret_rolls(t))
+        said = announced.get(t, {})
+        out.append({"turn": t, "seed": seeds.get(t), "commitment": said.get("secret_commitment"),
+                    "announced": int(said.get("secret_rolls") or 0), "rolls_digest": said.get("secret_rolls_digest"),
+                    "rolls": rolls})
     return out
 
 
 def _revealed_seeds(campaign: Campaign, last: int, turns: list[int]) -> dict[int, str]:
     """The secret seeds as revealed at the end: from the final turn's public dice log when it lists
     them (``secret_seeds: [{turn, seed}]``), else derived as the final reports print them."""
-    listed = campaign.dice_log(last).get("secret_seeds")
-    if isinstance(listed, list):
-        return {int(s["turn"]): str(s.get("seed") or "") for s in listed if isinstance(s, dict) and "turn" in s}
+    listed = visible_dice(campaign.dice_log(last), PUBLIC).get("secret_seeds")
+    if listed is not None:
+        return {s["turn"]: s["seed"] for s in listed}
     try:
         master = campaign.master_secret()
     except CampaignError:

@@ -5,6 +5,12 @@ roll:  h = SHA-256(seed || 0x00 || label || 0x00 || str(k)); first byte b < 256 
        gives 1 + b % n; when no byte qualifies, h = SHA-256(h) and go on.
 shuffle: Fisher-Yates from the last position down, swap i with roll(i + 1) - 1, one label.
 
+The rolls of a turn are bound by a digest published with the seed (issue 22 item 7), so a roll
+deleted, added, relabelled or resized afterwards fails the check even with its value recomputed:
+rolls_digest = SHA-256(seed || 0x0A || for each roll in the order rolled:
+                       label || 0x00 || str(k) || 0x00 || str(sides) || 0x00 || str(value) || 0x0A)
+(labels UTF-8, numbers in decimal ASCII; a label never holds a NUL or a line break).
+
 Games whose shuffles must stay hidden (decks) roll with ``secret=True``: those rolls use
 seed'_t = HMAC-SHA256(master, "secret-turn:<t>"), committed like seed_t but revealed only when
 the game is over (a seed revealed each turn would let players recompute a hidden deck).
@@ -29,6 +35,23 @@ def turn_seed(master: bytes, turn: int, *, secret: bool = False) -> bytes:
 
 def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
+
+
+def check_label(label: str) -> None:
+    """A label must keep the roll formula and the digest's lines unambiguous."""
+    if not isinstance(label, str) or "\x00" in label or "\n" in label:
+        raise ValueError(f"a roll's label holds no NUL and no line break: {label!r}")
+
+
+def rolls_digest(seed: bytes, rolls: Sequence[dict[str, Any]]) -> str:
+    """The digest that binds a turn's roll list (the module's docstring gives the form): published
+    with the seed, in the reports and the record. Keyed by the seed, so the digest of hidden rolls
+    tells nothing of them before their seed is revealed."""
+    data = bytearray(seed + b"\n")
+    for r in rolls:
+        check_label(r["label"])
+        data += f"{r['label']}\0{int(r['index'])}\0{int(r['sides'])}\0{int(r['value'])}\n".encode("utf-8")
+    return hashlib.sha256(bytes(data)).hexdigest()
 
 
 def roll_value(seed: bytes, label: str, index: int, sides: int) -> int:
@@ -56,6 +79,7 @@ class Dice:
         self._counts: dict[tuple[bool, str], int] = {}
 
     def roll(self, label: str, sides: int = 6, *, secret: bool = False) -> int:
+        check_label(label)
         key = (secret, label)
         index = self._counts.get(key, 0)
         self._counts[key] = index + 1
@@ -81,6 +105,18 @@ class Dice:
 
     def choice(self, label: str, items: Sequence[Any], *, secret: bool = False) -> Any:
         return items[self.roll(label, len(items), secret=secret) - 1]
+
+
+def verify_digest(seed: bytes, rolls: list[dict[str, Any]], digest: Any, what: str = "rolls") -> list[str]:
+    """One problem (or none): the roll list against the digest published with it."""
+    try:
+        found = rolls_digest(seed, rolls)
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"the {what} cannot be digested ({type(exc).__name__}: {exc})"]
+    if found != str(digest or "").lower():
+        return [f"the {what} do not match the digest published with them ({len(rolls)} listed; "
+                "a roll added, removed, relabelled or resized after the turn)"]
+    return []
 
 
 def verify_log(seed: bytes, log: list[dict[str, Any]], *, secret_seed: bytes | None = None) -> list[str]:

@@ -4,7 +4,8 @@ Kept per turn in CAMPAIGN/turns/NNN/press.yaml (NNN = the turn being played when
 report of that turn shows it), one entry appended per line, never rewritten. `campaign.yaml` sets
 `press:` to `white` (the default: the sender is named), `grey` (the sender is hidden from everyone
 but the GM) or `off` (no press). The GM reads all press; a player what was sent to them, to all,
-or by them; the public what was sent to all.
+or by them; the public what was sent to all: decided in the one door,
+``gm.store.viewing.visible_press`` (this module only stores).
 """
 from __future__ import annotations
 
@@ -76,26 +77,3 @@ def add_press(campaign: Campaign, turn: int, sender: str, to: str, text: str, *,
 
 def read_press(campaign: Campaign, turn: int) -> list[dict[str, Any]]:
     return read_entries(press_path(campaign, turn))
-
-
-def press_for(campaign: Campaign, turn: int, viewer: str) -> list[dict[str, Any]]:
-    """The press of ``turn`` that ``viewer`` (a player id, "public" or "gm") may read, oldest first:
-    each {from, from_name, to, to_name, text, at, grey}; ``from`` is None where the sender is hidden."""
-    names = {p["id"]: str(p.get("name") or p["id"]) for p in campaign.players}
-    out = []
-    for entry in read_press(campaign, turn):
-        sender, target = entry.get("from"), entry.get("to")
-        if viewer == PUBLIC:
-            visible = target == ALL
-        elif viewer == GM:
-            visible = True
-        else:
-            visible = target in (ALL, viewer) or sender == viewer
-        if not visible:
-            continue
-        hidden = bool(entry.get("grey")) and viewer not in (GM, sender)
-        out.append({"from": None if hidden else sender,
-                    "from_name": "(anonymous)" if hidden else names.get(sender, str(sender)),
-                    "to": target, "to_name": "all" if target == ALL else names.get(target, str(target)),
-                    "text": str(entry.get("text", "")), "at": entry.get("at"), "grey": bool(entry.get("grey"))})
-    return out

@@ -10,9 +10,10 @@ from typing import Any
 from gm import games
 from gm.turn import runner
 from gm.store.campaign import Campaign, turn_dir_name
-from gm.store.dice import commitment, turn_seed, verify_log
+from gm.store.dice import commitment, turn_seed, verify_digest, verify_log
 from gm.turn.engine import nmr_event, stored_orders, turn_settings
 from gm.store.errors import GMError
+from gm.store.viewing import hidden_rolls_seen
 
 
 def first_difference(stored: Any, replayed: Any, path: str = "") -> str | None:
@@ -126,26 +127,42 @@ def _verify_revealed(campaign: Campaign, master: bytes, where: str, log: dict) -
             problems.append(f"{where}: the revealed secret seed of turn {t} is not the master secret's")
     for entry in log.get("revealed_secret_rolls") or []:
         t = int(entry.get("turn", -1))
-        if entry.get("rolls") != campaign.secret_rolls(t):
+        if hidden_rolls_seen(True, entry.get("rolls")) != hidden_rolls_seen(True, campaign.secret_rolls(t)):
             problems.append(f"{where}: the revealed hidden rolls of turn {t} differ from "
                             f"secret/dice/{turn_dir_name(t)}.yaml")
     return problems
 
 
 def verify_dice(campaign: Campaign) -> tuple[int, list[str]]:
-    """(rolls checked, problems): every logged roll recomputed from its turn's seed; every turn up
-    to the last must be there, and a turn that made secret rolls must still have their log."""
+    """(rolls checked, problems): every logged roll recomputed from its turn's seed and every roll
+    list against the digest published with it; every turn up to the last must be there, and a
+    turn that made secret rolls must still have their log. A turn without a digest passes only in
+    a campaign none of whose turns has one (resolved before gm published them)."""
     master = campaign.master_secret()
     turns = campaign.resolved_turns()
     checked, problems = 0, _gaps(turns)
+    digests = any(_has_digest(campaign, t) for t in turns)
     for turn in turns:
-        n, found = _verify_turn(campaign, master, turn)
+        n, found = _verify_turn(campaign, master, turn, digests)
         checked += n
         problems += found
     return checked, problems
 
 
-def _verify_turn(campaign: Campaign, master: bytes, turn: int) -> tuple[int, list[str]]:
+def _has_digest(campaign: Campaign, turn: int) -> bool:
+    try:
+        return bool(campaign.dice_log(turn).get("rolls_digest"))
+    except (GMError, AttributeError):
+        return False
+
+
+def _check_digest(seed: bytes, rolls: list, log: dict, key: str, where: str, what: str, required: bool) -> list[str]:
+    if log.get(key):
+        return [f"{where}: {p}" for p in verify_digest(seed, rolls, log[key], what)]
+    return [f"{where}: no digest of its {what} ({key}), though the campaign's other turns have one"] if required else []
+
+
+def _verify_turn(campaign: Campaign, master: bytes, turn: int, digests: bool = False) -> tuple[int, list[str]]:
     where = f"turns/{turn_dir_name(turn)}/dice.yaml"
     try:
         log = campaign.dice_log(turn)
@@ -165,6 +182,7 @@ def _verify_turn(campaign: Campaign, master: bytes, turn: int) -> tuple[int, lis
     except (KeyError, TypeError, ValueError) as exc:
         problems.append(f"{where}: a roll is malformed ({type(exc).__name__}: {exc})")
     checked = len(rolls)
+    problems += _check_digest(seed, rolls, log, "rolls_digest", where, "rolls", digests)
     problems += _verify_revealed(campaign, master, where, log)
     secret_rolls = campaign.secret_rolls(turn)
     secret_where = f"secret/dice/{turn_dir_name(turn)}.yaml"
@@ -173,10 +191,14 @@ def _verify_turn(campaign: Campaign, master: bytes, turn: int) -> tuple[int, lis
         if expected:
             problems.append(f"{secret_where}: missing, but {where} records {expected} secret roll(s)")
         return checked, problems
-    if expected and len(secret_rolls) != expected:
+    miscounted = bool(expected) and len(secret_rolls) != expected
+    if miscounted:
         problems.append(f"{secret_where}: {len(secret_rolls)} roll(s), but {where} records {expected}")
     secret_seed = turn_seed(master, turn, secret=True)
     if log.get("secret_commitment") and log["secret_commitment"] != commitment(secret_seed):
         problems.append(f"{where}: the secret commitment does not match the master secret")
     problems += [f"{secret_where}: {p}" for p in verify_log(seed, secret_rolls, secret_seed=secret_seed)]
+    if not miscounted:  # a roll missing or added is told once, above
+        problems += _check_digest(secret_seed, secret_rolls, log, "secret_rolls_digest", secret_where, "hidden rolls",
+                                  digests and bool(expected))
     return checked + len(secret_rolls), problems

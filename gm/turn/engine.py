@@ -20,9 +20,9 @@ from gm.store.errors import CampaignError, InputError, OrderError, UsageError
 from gm.games.base import Game, player_ref
 from gm.store.names import suggestion
 from gm.store.orders import decode_order_bytes
-from gm.turn.publish import public_players, write_resolved
+from gm.turn.publish import write_resolved
 from gm.turn.runner import Checked, read_options  # noqa: F401  (the engine's callers check and read options here)
-from gm.store.viewing import GM_VIEWER, fill_names, game_viewer, visible_events
+from gm.store.viewing import GM_VIEWER, fill_names, seen_in, visible_events
 
 
 # ---- set-up --------------------------------------------------------------------------------
@@ -216,10 +216,10 @@ def show(campaign: Campaign, turn: int | None, viewer: str) -> dict[str, Any]:
     game = games.get(campaign.game_name)
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
-    view = game.view(state, game_viewer(viewer))
+    seen = seen_in(campaign, game, turn, viewer, state=state)  # the one door decides what is shown
     return {"game": game.name, "turn": turn, "phase": game.phase(state),
-            "players": [{"id": p["id"], "name": p["name"]} for p in public_players(campaign)],
-            "state": json.loads(json.dumps(view, default=str))}
+            "players": [{"id": p["id"], "name": p["name"]} for p in seen.players],
+            "state": json.loads(json.dumps(seen.view, default=str))}
 
 
 def status(campaign: Campaign) -> dict[str, Any]:

@@ -8,46 +8,32 @@ from pathlib import Path
 from typing import Any
 
 from gm.store.campaign import Campaign
-from gm.store.dice import Dice, commitment, turn_seed
+from gm.store.dice import Dice, turn_seed
 from gm.store.errors import UsageError
 from gm.games.base import Game
-from gm.store.viewing import GM_VIEWER, PUBLIC, Seen, extra_pictures, picture, seen_by
+from gm.store.press import read_press
+from gm.store.viewing import (GM_VIEWER, PUBLIC, Seen, extra_pictures, hidden_dice_public, hidden_rolls_seen,
+                              picture, public_players, published_dice, seen_by, seen_in)
+
+__all__ = ["public_players", "viewers", "write_resolved", "report_text", "draw"]  # public_players: the door's
 
 
 def viewers(campaign: Campaign) -> list[str]:
     return campaign.player_ids + [PUBLIC, GM_VIEWER]
 
 
-def public_players(campaign: Campaign) -> list[dict[str, Any]]:
-    """What every reader may know of the players (reports, pictures): id, name and colour; never
-    e-mail addresses or passwords."""
-    return [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour", "")} for p in campaign.players]
-
-
 def image_file(game: Game, viewer: str) -> str:
     return f"{game.image_name}-{viewer}.png" if game.images_per_viewer else f"{game.image_name}.png"
-
-
-def dice_log(turn: int, dice: Dice) -> dict[str, Any]:
-    """The public dice log of a turn: its seed revealed, its commitment, the public rolls, and how
-    many secret rolls were made (their log is in secret/ until the game ends)."""
-    log: dict[str, Any] = {"turn": turn, "seed": dice.seed.hex(), "commitment": commitment(dice.seed),
-                           "rolls": [r for r in dice.log if not r.get("secret")]}
-    secret = sum(1 for r in dice.log if r.get("secret"))
-    if secret:
-        log["secret_rolls"] = secret
-        log["secret_commitment"] = commitment(dice.secret_seed)
-    return log
 
 
 def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict], dice: Dice, *,
                    settings: dict[str, Any] | None = None, fail_after: str | None = None) -> list[str]:
     """Write a resolved turn (state, dice, events, settings, reports, pictures); the state last."""
-    log = dice_log(turn, dice)
+    log = published_dice(turn, dice)
     secret_rolls = [r for r in dice.log if r.get("secret")]
     if secret_rolls:
         campaign.write_secret_rolls(turn, secret_rolls)
-    if turn and game.finished(state):
+    if turn and hidden_dice_public(game.finished(state)):
         reveal_secret_dice(campaign, turn, log)
     reports = build_reports(campaign, game, turn, state, events, log)
     reports["digests.yaml"] = report_digests(reports)
@@ -65,7 +51,8 @@ def reveal_secret_dice(campaign: Campaign, turn: int, log: dict[str, Any]) -> No
         return
     master = campaign.master_secret()
     log["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()} for t in turns]
-    log["revealed_secret_rolls"] = [{"turn": t, "rolls": campaign.secret_rolls(t) or []} for t in turns]
+    log["revealed_secret_rolls"] = [{"turn": t, "rolls": hidden_rolls_seen(True, campaign.secret_rolls(t))}
+                                    for t in turns]
 
 
 def report_digests(reports: dict[str, str | bytes]) -> str:
@@ -85,8 +72,9 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     template_dirs = (campaign.path / "templates",)
     images: dict[str, bytes] = {}
     players = public_players(campaign)
+    press, audit = read_press(campaign, turn), campaign.audit_log(turn)
     for viewer in viewers(campaign):
-        seen = seen_by(game, state, events, viewer, players)
+        seen = seen_by(game, state, events, viewer, players, dice_log=log, press=press, audit=audit)
         name = image_file(game, viewer)
         if name not in images:
             data = picture(game, seen)
@@ -97,7 +85,7 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
             extra_name = f"{stem}.png" if not game.images_per_viewer else f"{stem}-{viewer}.png"
             images.setdefault(extra_name, data)
             extra.append(extra_name)
-        context = report_context(campaign, game, turn, state, log, seen, image=name if name in images else None)
+        context = report_context(campaign, game, turn, state, seen, image=name if name in images else None)
         context["extra_images"] = extra
         for fmt, ext in FORMATS.items():
             out[f"{viewer}.{ext}"] = render_report(context, fmt, game_name=game.name, template_dirs=template_dirs)
@@ -105,23 +93,21 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     return out
 
 
-def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: dict, seen: Seen, *,
+def report_context(campaign: Campaign, game: Game, turn: int, state: dict, seen: Seen, *,
                    image: str | None) -> dict[str, Any]:
-    """What a report template receives, for one viewer of one resolved turn of ``campaign``."""
-    from gm.turn.report import dice_block, template_context
+    """What a report template receives, for one viewer of one resolved turn of ``campaign``: what
+    the viewer gets of it (``seen``: the one door), the commitment to the next turn's seed, and,
+    once the game is over, every secret seed."""
+    from gm.turn.report import dice_section, template_context
     master = campaign.master_secret()
     finished = game.finished(state)
     next_seed = None if finished else turn_seed(master, turn + 1)
-    seed = bytes.fromhex(log["seed"]) if log.get("seed") else None
-    dice = dice_block(turn, seed, next_seed, log.get("rolls", []))
-    if finished:
+    dice = dice_section(turn, seen.dice, next_seed)
+    if hidden_dice_public(finished) and "secret_seeds" not in seen.dice:  # ended before final logs listed them
         dice["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()}
                                 for t in campaign.secret_dice_turns() if t <= turn]
-    from gm.store.press import press_for
     return template_context(game, state, [], seen.viewer, turn=turn, campaign=campaign.name, players=seen.players,
-                            dice=dice, image=image, receipts=_receipts(campaign, turn), seen=seen,
-                            audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [],
-                            press=press_for(campaign, turn, seen.viewer))
+                            dice=dice, image=image, receipts=_receipts(campaign, turn), seen=seen)
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:
@@ -146,8 +132,8 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
     name = image_file(game, viewer)
     reports = campaign.turn_dir(turn) / "reports"
     image = name if (reports / name).exists() else None
-    seen = seen_by(game, state, campaign.events(turn), viewer, public_players(campaign))
-    context = report_context(campaign, game, turn, state, campaign.dice_log(turn), seen, image=image)
+    seen = seen_in(campaign, game, turn, viewer, state=state)
+    context = report_context(campaign, game, turn, state, seen, image=image)
     context["extra_images"] = sorted(p.name for p in reports.glob("*.png")
                                      if p.name != name and not p.name.startswith(f"{game.image_name}-"))
     if forum_folder:
@@ -171,7 +157,7 @@ def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
         raise UsageError(f"{out}: the image must end in .png or .svg")
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
-    data = picture(game, seen_by(game, state, campaign.events(turn), viewer, public_players(campaign)), suffix)
+    data = picture(game, seen_in(campaign, game, turn, viewer, state=state), suffix)
     if data is None:
         raise UsageError(f"{game.title} has no board image")
     atomic_write(out, data)

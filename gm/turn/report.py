@@ -11,8 +11,9 @@ from typing import Any
 
 import jinja2
 
+from gm.store.dice import rolls_digest
 from gm.store.errors import UsageError
-from gm.store.viewing import GM_VIEWER
+from gm.store.viewing import GM_VIEWER, PUBLIC, seen_by, visible_dice
 from gm.store.names import suggestion
 from gm.store.paths import TEMPLATES
 
@@ -115,28 +116,46 @@ def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
     return template.render(**context, ext=ext)
 
 
-def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: list[dict]) -> dict[str, Any]:
-    """The dice section every report carries: this turn's seed revealed, the next one committed."""
-    return {
+def dice_section(turn: int, dice: dict[str, Any], next_seed: bytes | None) -> dict[str, Any]:
+    """The dice section every report carries, from what the viewer gets of the turn's dice (the one
+    door, ``gm.store.viewing.visible_dice``): this turn's seed revealed with the digest of its
+    rolls, the next turn's seed committed, what is announced of the hidden rolls, and the secret
+    seeds once the game is over."""
+    out = {
         "turn": turn,
-        "seed": seed.hex() if seed is not None else None,
-        "commitment": hashlib.sha256(seed).hexdigest() if seed is not None else None,
+        "seed": dice.get("seed"),
+        "commitment": dice.get("commitment"),
         "next_turn": turn + 1,
         "next_commitment": hashlib.sha256(next_seed).hexdigest() if next_seed is not None else None,
-        "rolls": [r for r in rolls if not r.get("secret")],
+        "rolls": list(dice.get("rolls") or []),
+        "rolls_digest": dice.get("rolls_digest"),
+        "hidden": ({"count": dice["secret_rolls"], "commitment": dice.get("secret_commitment"),
+                    "digest": dice.get("secret_rolls_digest")} if dice.get("secret_rolls") else None),
     }
+    if "secret_seeds" in dice:
+        out["secret_seeds"] = dice["secret_seeds"]
+    return out
 
+
+def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: list[dict]) -> dict[str, Any]:
+    """The dice section for a turn rolled with ``seed`` (tests and previews): its log as it would
+    be published, seen through the one door."""
+    log: dict[str, Any] = {"turn": turn, "rolls": rolls}
+    if seed is not None:
+        public = [r for r in rolls if not r.get("secret")]
+        log.update(seed=seed.hex(), commitment=hashlib.sha256(seed).hexdigest(),
+                   rolls_digest=rolls_digest(seed, public))
+    return dice_section(turn, visible_dice(log, PUBLIC), next_seed)
 
 
 def template_context(game, state: dict, events: list[dict], viewer: str, *, turn: int, campaign: str,
                      players: list[dict[str, str]], dice: dict[str, Any], image: str | None = None,
                      extra_images: list[str] | None = None, receipts: list[dict] | None = None,
-                     audit: list[dict] | None = None, press: list[dict] | None = None,
                      seen=None) -> dict[str, Any]:
     """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
-    "public" or "gm". What the viewer gets comes through the one door, ``gm.store.viewing.seen_by``
-    (``seen``: what it gave already)."""
-    from gm.store.viewing import seen_by
+    "public" or "gm". What the viewer gets — view, events, order form, press, the GM's audit —
+    comes through the one door, ``gm.store.viewing.seen_by`` (``seen``: what it gave already);
+    ``dice``: ``dice_section`` of what it gave of the turn's dice."""
     seen = seen or seen_by(game, state, events, viewer, players)
     names = seen.names
     due = game.due(state)
@@ -149,5 +168,5 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
         "due": due, "due_names": [names.get(p, p) for p in due],
         "order_form": seen.order_form,
         "image": image, "extra_images": list(extra_images or []), "dice": dice,
-        "receipts": list(receipts or []), "audit": list(audit or []), "press": list(press or []),
+        "receipts": list(receipts or []), "audit": list(seen.audit), "press": list(seen.press),
     }

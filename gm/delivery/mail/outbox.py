@@ -15,6 +15,7 @@ from gm.time import clock
 from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
+from gm.store.viewing import public_players, seen_by
 from gm.delivery.mail.settings import MailError, sender_address
 
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"/\\:]+\.png)(")', re.IGNORECASE)
@@ -106,8 +107,8 @@ def order_form(campaign: Campaign, game, state: dict, player: str) -> str:
     it in and send it back as it is; "" when the player has no orders due."""
     if player not in game.due(state):
         return ""
+    blank = seen_by(game, state, [], player, public_players(campaign)).order_form  # the one door
     password = "password: \n" if campaign.config.get("passwords") else ""
-    blank = game.order_form(game.view(state, player), player) or ""
     return f"player: {player}\nturn: {campaign.current_turn}\n{password}" + blank
 
 

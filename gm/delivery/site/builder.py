@@ -25,7 +25,7 @@ from gm.delivery.record import Commitments, dumps, header, public_players, turn_
 from gm.delivery.site import pages
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 2  # 2: order receipts and secret-roll commitments in the turn entries
+SITE_VERSION = 3  # 2: order receipts and secret-roll commitments in the turn entries; 3: roll digests
 STATIC_FILES = ("site.css", "site.js", "dice.js")
 
 
@@ -142,8 +142,9 @@ class _Writer:
         record = whole_record(self.campaign, self.head, entries)
         for name in STATIC_FILES:
             shutil.copyfile(pages.STATIC / name, self.folder / name)
-        atomic_write(self.folder / "index.html", pages.index_page(self.head, entries))
-        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries, record["secret_dice"]))
+        atomic_write(self.folder / "index.html", pages.index_page(self.head, entries, record["notices"]))
+        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries, record["secret_dice"],
+                                                                record["notices"]))
         atomic_write(self.folder / "record.json", dumps(record))
         self.result.pages_written += ["index.html", "dice.html", "record.json"]
         self.result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
@@ -186,18 +187,13 @@ class _Writer:
         """Write one turn page; draw its pictures unless ``images`` (already drawn) are given.
         ``hidden_turns``: turns up to this one that made hidden rolls (the last page says where
         they are revealed once the game is over)."""
-        from gm.turn.report import dice_block
+        from gm.turn.report import dice_section
         from gm.store.viewing import seen_by
         turn = entry["turn"]
         if images is None:
             images = _write_pictures(self.folder, self.game, turn,
                                      seen_by(self.game, state, events, "public", self.players))
-        seed = entry["dice"]["seed"]
-        try:
-            seed_bytes = bytes.fromhex(seed) if seed else None
-        except ValueError:
-            seed_bytes = None
-        dice = dice_block(turn, seed_bytes, None, entry["dice"]["rolls"])
+        dice = dice_section(turn, entry["dice"], None)  # the entry's dice came through the one door
         dice["next_commitment"] = entry["next_commitment"]
         body = pages.report_body(self.campaign, self.game, turn, state, events, self.players, dice)
         atomic_write(self.folder / pages.page_name(turn),

@@ -8,7 +8,6 @@ from typing import Any
 
 import jinja2
 
-from gm.delivery.record import ROLL_KEYS
 from gm.delivery.site.standings import outcome_rows, standings
 
 HERE = Path(__file__).parent
@@ -75,7 +74,7 @@ def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, ima
                   title=f"Turn {turn}" if turn else "Set-up")
 
 
-def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+def index_page(head: dict[str, Any], entries: list[dict[str, Any]], notices: list[dict[str, Any]] | None = None) -> str:
     last = entries[-1] if entries else None
     status = head["status"]
     return render("index.html.j2", **common(head), status=status, options=head["options"],
@@ -85,22 +84,27 @@ def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
                   next_commitment=last["next_commitment"] if last else None,
                   turns=[{"turn": e["turn"], "href": page_name(e["turn"]), "phase": e["phase"],
                           "events": len(e["events"]), "rolls": len(e["dice"]["rolls"])} for e in reversed(entries)],
-                  title="Campaign")
+                  notices=list(notices or []), title="Campaign")
 
 
-def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None) -> str:
-    """Every revealed roll; once the game is over (``secret``: gm.delivery.reveal.revealed_secret_dice) the
-    hidden rolls too, else only how many there were and their commitments."""
+def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None,
+              notices: list[dict[str, Any]] | None = None) -> str:
+    """Every revealed roll and the digest binding each turn's list; once the game is over
+    (``secret``: gm.delivery.reveal.revealed_secret_dice) the hidden rolls too, else only how many
+    there were, their commitments and digests. The rolls are as the one door gave them
+    (gm.store.viewing: label, k, sides, value)."""
     turns = [{"turn": e["turn"], "seed": e["dice"]["seed"] or "", "commitment": e["dice"]["commitment"] or "",
-              "href": page_name(e["turn"]),
-              "rolls": [{k: r[k] for k in ROLL_KEYS} for r in e["dice"]["rolls"]]} for e in entries]
+              "digest": e["dice"].get("rolls_digest") or "", "href": page_name(e["turn"]),
+              "rolls": e["dice"]["rolls"]} for e in entries]
     hidden = [{"turn": s["turn"], "seed": s["seed"] or "", "commitment": s["commitment"] or "",
-               "announced": s["announced"], "href": page_name(s["turn"]),
-               "rolls": [{k: r[k] for k in ROLL_KEYS} for r in s["rolls"]]} for s in secret or []]
+               "digest": s.get("rolls_digest") or "", "announced": s["announced"], "href": page_name(s["turn"]),
+               "rolls": s["rolls"]} for s in secret or []]
     committed = [] if secret is not None else [
         {"turn": e["turn"], "href": page_name(e["turn"]), "count": e["dice"].get("secret_rolls") or 0,
-         "commitment": e["dice"]["secret_commitment"] or ""} for e in entries if "secret_commitment" in e["dice"]]
+         "commitment": e["dice"]["secret_commitment"] or "", "digest": e["dice"].get("secret_rolls_digest") or ""}
+        for e in entries if "secret_commitment" in e["dice"]]
     public_total = sum(len(t["rolls"]) for t in turns)
     secret_total = sum(len(t["rolls"]) for t in hidden)
     return render("dice.html.j2", **common(head), turns=turns, hidden=hidden, committed=committed,
-                  total=public_total + secret_total, secret_total=secret_total, title="Dice")
+                  total=public_total + secret_total, secret_total=secret_total, notices=list(notices or []),
+                  title="Dice")

@@ -1,8 +1,9 @@
 // gm site: recompute every revealed roll in the reader's browser (docs/site.md, DESIGN.md "Dice").
 // The data is the table itself: each turn's <tbody> carries its seed and the commitment published
-// before it, each row a roll (label, k, sides, value). Once a game is over, the hidden rolls'
-// <tbody data-secret="1"> carry the revealed secret seed, the commitment published with the turn
-// and how many rolls the turn announced. Nothing is fetched; works from file://.
+// before it and the digest binding its roll list (published with the seed), each row a roll
+// (label, k, sides, value). Once a game is over, the hidden rolls' <tbody data-secret="1"> carry
+// the revealed secret seed, the commitment and digest published with the turn and how many rolls
+// the turn announced. Nothing is fetched; works from file://.
 // When done: <body data-dice-verified="N" data-dice-failed="M" data-dice-state="done">.
 "use strict";
 (function () {
@@ -111,6 +112,38 @@
     return { seed, ok, why: ok ? "matches the commitment" : "does not hash to the commitment " + when + turn };
   }
 
+  // The digest binding a turn's roll list (docs/guide.md, gm/store/dice.py rolls_digest):
+  // SHA-256(seed || 0x0A || for each roll: label || 0x00 || k || 0x00 || sides || 0x00 || value || 0x0A).
+  async function rollsDigest(seed, rows) {
+    const parts = [seed, utf8.encode("\n")];
+    for (const row of rows) {
+      const label = row.dataset.label;
+      if (/[\0\n]/.test(label)) return null;  // a label never holds a NUL or a line break
+      const nums = [row.dataset.index, row.dataset.sides, row.dataset.value].map((x) => String(Number(x)));
+      parts.push(utf8.encode(label + "\0" + nums.join("\0") + "\n"));
+    }
+    const total = parts.reduce((n, p) => n + p.length, 0);
+    const data = new Uint8Array(total);
+    let at = 0;
+    for (const p of parts) { data.set(p, at); at += p.length; }
+    return toHex(await sha256(data));
+  }
+
+  // The roll list against the digest published with it; a turn without a digest passes only on a
+  // page where no turn has one (a campaign resolved before gm published them).
+  async function checkDigest(body, seed, rows, anyDigest) {
+    const promised = (body.dataset.digest || "").toLowerCase();
+    if (!promised) {
+      return anyDigest ? { ok: false, why: "no roll list digest was published with this turn" }
+        : { ok: true, none: true, why: "no digest published (resolved before gm recorded them)" };
+    }
+    if (!seed) return { ok: false, why: "its seed failed" };
+    const found = await rollsDigest(seed, rows);
+    if (found === promised) return { ok: true, why: "the roll list matches its digest" };
+    return { ok: false, why: "the " + rows.length + " rolls listed do not match the digest published with the turn "
+      + "(a roll added, removed, relabelled or given another die)" };
+  }
+
   async function checkRoll(row, seed, counts) {
     const label = row.dataset.label;
     const k = Number(row.dataset.index);
@@ -126,15 +159,18 @@
 
   async function run() {
     const failures = [];
-    const tally = { verified: 0, failed: 0, seedsOk: 0, seedsBad: 0, secretVerified: 0, secretFailed: 0 };
-    for (const body of document.querySelectorAll("tbody[data-turn]")) {
-      await checkTurn(body, tally, (anchor, text) => failures.push({ anchor, text }));
+    const tally = { verified: 0, failed: 0, seedsOk: 0, seedsBad: 0, secretVerified: 0, secretFailed: 0,
+      digestsOk: 0, digestsBad: 0 };
+    const bodies = document.querySelectorAll("tbody[data-turn]");
+    const anyDigest = [...bodies].some((b) => b.dataset.digest);
+    for (const body of bodies) {
+      await checkTurn(body, tally, (anchor, text) => failures.push({ anchor, text }), anyDigest);
     }
     tally.failures = failures;
     return tally;
   }
 
-  async function checkTurn(body, tally, fail) {
+  async function checkTurn(body, tally, fail, anyDigest) {
     const hidden = body.dataset.secret === "1";
     const name = "Turn " + body.dataset.turn + (hidden ? " (hidden rolls)" : "");
     const seedInfo = await checkSeed(body);
@@ -160,6 +196,18 @@
         tally.verified++;
         if (hidden) tally.secretVerified++;
       }
+    }
+    // the list as a whole: a turn whose seed failed has every roll failed already, so its digest
+    // is marked but not counted again
+    const digest = await checkDigest(body, seedInfo.ok ? seedInfo.seed : null, rows, anyDigest);
+    const digestMark = body.querySelector('[data-mark="digest"]');
+    if (digestMark) mark(digestMark, digest.ok, digest.why);
+    if (digest.ok) { if (!digest.none) tally.digestsOk++; }
+    else if (seedInfo.ok) {
+      tally.digestsBad++;
+      tally.failed++;
+      if (hidden) tally.secretFailed++;
+      fail(body.id, name + ": " + digest.why);
     }
   }
 
@@ -192,6 +240,8 @@
     b.diceVerified = result.verified;
     b.secretVerified = result.secretVerified;
     b.secretFailed = result.secretFailed;
+    b.digestsVerified = result.digestsOk;
+    b.digestsFailed = result.digestsBad;
     b.diceState = "done";
   }
 
