@@ -5,18 +5,26 @@ renders; and hidden information stays hidden (tests/support/hidden_<game>.py).""
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import importlib
 import random
+import re
+import shutil
 
 import pytest
 import yaml
 
 from gm import games
-from gm.turn import audit, engine, runner
+from gm.turn import audit, engine, publish, runner
 from gm.store.campaign import Campaign
+from gm.store.dice import turn_seed
+from gm.store.press import add_press
 from gm.turn.publish import public_players, viewers
 from gm.turn.report import FORMATS, dice_block, render_report, template_context
-from gm.store.viewing import picture, seen_by
+from gm.store.viewing import GM_VIEWER, PUBLIC, picture, seen_by
+from gm.delivery.mail import outbox
+from gm.delivery.record import public_record
+from gm.delivery.site import build
 
 GAME_NAMES = games.names()
 MAX_TURNS = 3000
@@ -156,3 +164,116 @@ def test_public_players_never_carry_addresses(tmp_path):
     camp = tmp_path / "c"
     engine.new_campaign(camp, "guess", ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"], master=bytes(32))
     assert all(set(p) == {"id", "name", "colour"} for p in public_players(Campaign(camp)))
+
+
+# ---- the one door beyond the state: press, the GM's audit and hidden dice -------------------------
+SECRET_PRESS = "the pass at dawn is unguarded"
+SECRET_AUDIT = "typed-in-by-the-gm.txt"
+
+
+def _door_campaign(root, name: str, *, private: bool):
+    """One resolved turn of ``name`` with seeded random orders and public press; ``private`` adds
+    what only some may read: press from the last player to the first (to Ann, never Bob's), a
+    grey message, and a GM-only audit entry."""
+    game = games.get(name)
+    players = _players(game)
+    camp = root / ("private" if private else "plain") / "c"  # one campaign name for both
+    engine.new_campaign(camp, name, [f"{p}:{p.upper()}:{p}@example.org" for p in players], master=bytes(32))
+    campaign = Campaign(camp)
+    at = dt.datetime(2026, 12, 1, 12, tzinfo=dt.timezone.utc)
+    add_press(campaign, 1, players[-1], "all", "greetings to all", at=at)
+    if private:
+        add_press(campaign, 1, players[-1], players[0], SECRET_PRESS, at=at)
+        campaign.record_audit(1, {"at": "2026-12-01T12:00:00+00:00", "player": players[0], "file": SECRET_AUDIT,
+                                  "receipt": "0" * 64})
+    state, rng = campaign.state(), random.Random(7)
+    for player in game.due(state):
+        campaign.store_orders(1, player, f"player: {player}\n" + game.random_orders(state, player, rng))
+    engine.resolve(campaign)
+    return Campaign(camp), players
+
+
+def _mail_parts(msg) -> list:
+    """A message's parts as a reader gets them (the random content ids of inline pictures aside)."""
+    return [re.sub(r"cid:[^\"']+", "cid:", part.get_content()) if part.get_content_maintype() == "text"
+            else part.get_content() for part in msg.walk() if not part.is_multipart()]
+
+
+def _all_outputs(campaign: Campaign, viewer: str, site) -> dict:
+    """Everything ``viewer`` gets of every resolved turn: the reports written and rebuilt in every
+    format, `gm show`, their report mail, and the public website and record."""
+    out = {}
+    for turn in campaign.resolved_turns():
+        for ext in FORMATS.values():
+            out[f"{turn}.{ext}"] = (campaign.turn_dir(turn) / "reports" / f"{viewer}.{ext}").read_text()
+            out[f"{turn}.{ext} again"] = publish.report_text(campaign, turn, viewer, ext)
+        out[f"{turn} show"] = engine.show(campaign, turn, viewer)
+        if viewer in campaign.player_ids:
+            messages = dict(outbox.report_messages(campaign, turn)[0])
+            out[f"{turn} mail"] = _mail_parts(messages[f"report:{turn}:{viewer}"])
+    out["site"] = {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*"))
+                   if p.is_file() and p.name != ".gm-site.json"}
+    out["record"] = public_record(campaign)
+    return out
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_private_press_and_the_gm_audit_never_reach_another_viewer(name, tmp_path, monkeypatch):
+    """Press from Cy to Ann (a private message, and a grey one) and orders the GM typed in: Bob,
+    the public and the website get exactly what they get without them — reports written and
+    rebuilt, `gm show`, mail, pages, record — while Ann (and the GM) do read them."""
+    monkeypatch.setenv("GM_NOW", "2026-12-02T12:00Z")
+    (plain, players), (private, _) = (_door_campaign(tmp_path, name, private=p) for p in (False, True))
+    sites = {c: tmp_path / f"site-{c.path.parent.name}" for c in (plain, private)}
+    for campaign, folder in sites.items():
+        build(campaign, folder)
+    readers = {players[0], players[-1], GM_VIEWER}
+    for viewer in [p for p in players if p not in readers] + [PUBLIC]:
+        assert _all_outputs(private, viewer, sites[private]) == _all_outputs(plain, viewer, sites[plain]), \
+            f"{name}: {viewer} gets press or audit meant for others"
+    assert SECRET_PRESS in (private.turn_dir(1) / "reports" / f"{players[0]}.txt").read_text()
+    gm_report = (private.turn_dir(1) / "reports" / "gm.txt").read_text()
+    assert SECRET_PRESS in gm_report and SECRET_AUDIT in gm_report
+    assert SECRET_AUDIT not in (private.turn_dir(1) / "reports" / f"{players[0]}.txt").read_text()
+
+
+def _hidden_rolls_changed(campaign: Campaign, rng: random.Random) -> int:
+    """Every turn's hidden rolls (secret/dice/NNN.yaml) replaced by others: values, a label, one
+    more roll; a game without hidden rolls gets some. How many files were there before."""
+    had = 0
+    for turn in campaign.resolved_turns():
+        rolls = campaign.secret_rolls(turn)
+        had += rolls is not None
+        rolls = copy.deepcopy(rolls or [{"label": "shuffle deck", "index": 0, "sides": 6, "value": 1,
+                                         "secret": True}])
+        for r in rolls:
+            r["value"] = rng.randint(1, r["sides"])
+        rolls[0]["label"] += " (changed)"
+        rolls.append(dict(rolls[-1], index=rolls[-1]["index"] + 1))
+        campaign.write_secret_rolls(turn, rolls)
+    return had
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_hidden_rolls_never_reach_a_viewer_while_the_game_goes_on(name, tmp_path, monkeypatch):
+    """Change every hidden roll kept in secret/ of an unfinished game: no viewer, the GM included,
+    gets anything different — reports rebuilt in every format, `gm show`, mail, the website and the
+    record (only the count, commitment and digest published with each turn, which were fixed when
+    it was resolved). No report, mail or page holds a secret seed."""
+    monkeypatch.setenv("GM_NOW", "2026-12-02T12:00Z")
+    plain, players = _door_campaign(tmp_path, name, private=False)
+    shutil.copytree(plain.path, tmp_path / "changed" / "c")
+    changed = Campaign(tmp_path / "changed" / "c")
+    had = _hidden_rolls_changed(changed, random.Random(5))
+    assert not games.get(name).finished(plain.state())
+    build(plain, tmp_path / "site-plain")
+    build(changed, tmp_path / "site-changed")
+    for viewer in players + [PUBLIC, GM_VIEWER]:
+        assert _all_outputs(changed, viewer, tmp_path / "site-changed") == \
+            _all_outputs(plain, viewer, tmp_path / "site-plain"), f"{name}: {viewer} sees a hidden roll"
+    seeds = [turn_seed(bytes(32), t, secret=True).hex() for t in plain.resolved_turns()]
+    written = [p.read_bytes() for p in plain.path.rglob("*") if p.is_file() and "secret" not in p.parts]
+    written += [p.read_bytes() for p in (tmp_path / "site-plain").rglob("*") if p.is_file()]
+    assert not [s for s in seeds if any(s.encode() in data for data in written)]
+    if had:  # the game rolls hidden dice: their count, commitment and digest are published
+        assert plain.dice_log(plain.secret_dice_turns()[0]).get("secret_rolls_digest")

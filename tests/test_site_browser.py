@@ -113,6 +113,46 @@ def test_dice_page_flags_a_changed_roll_and_a_changed_seed(tabs, tmp_path):
     assert any("does not hash to the commitment" in f for f in result["failures"])
 
 
+@pytest.mark.parametrize("how", ["last roll deleted", "die size changed", "roll relabelled"])
+def test_dice_page_fails_a_roll_list_changed_with_its_values_recomputed(how, tabs, tmp_path):
+    """Issue 22 item 7: each roll still checks against the seed, but the list no longer matches
+    the digest published with the turn, and the page says so (one failure, listed)."""
+    from test_dice_proofs import _tamper
+    campaign = copy_campaign("railway-rivals", tmp_path)
+    path = campaign.turn_dir(1) / "dice.yaml"
+    path.write_text(yaml.safe_dump(_tamper(yaml.safe_load(path.read_text()), how)))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    assert (result["verified"], result["failed"], result["seedsFailed"]) == (logged_rolls(campaign), 1, 0), result
+    assert result["failures"] == [f"Turn 1: the {len(yaml.safe_load(path.read_text())['rolls'])} rolls listed do not "
+                                  "match the digest published with the turn (a roll added, removed, relabelled or "
+                                  "given another die)"]
+    assert result["summary"].startswith("1 failed") and result["failuresShown"]
+    digests = tabs[360].evaluate("[Number(document.body.dataset.digestsVerified), "
+                                 "Number(document.body.dataset.digestsFailed)]")
+    assert digests == [len(campaign.resolved_turns()) - 1, 1]
+
+
+def test_dice_page_fails_a_hidden_roll_relabelled_after_the_game(tabs, tmp_path):
+    """A revealed hidden roll relabelled, its value recomputed under the revealed secret seed: the
+    digest published with its turn (keyed by that seed) fails."""
+    from gm.store.dice import roll_value
+    campaign = copy_campaign("network-king", tmp_path, FINISHED)
+    turn = campaign.secret_dice_turns()[0]
+    path = campaign.turn_dir(campaign.last_turn) / "dice.yaml"
+    log = yaml.safe_load(path.read_text())
+    seed = bytes.fromhex(next(s["seed"] for s in log["secret_seeds"] if s["turn"] == turn))
+    roll = next(e for e in log["revealed_secret_rolls"] if e["turn"] == turn)["rolls"][-1]  # k of others intact
+    roll["label"], roll["index"] = "shuffle the other deck", 0
+    roll["value"] = roll_value(seed, roll["label"], 0, roll["sides"])
+    path.write_text(yaml.safe_dump(log))
+    build(campaign, tmp_path / "site")
+    result = dice_result(tabs[360], tmp_path / "site")
+    assert (result["failed"], result["secretFailed"], result["seedsFailed"]) == (1, 1, 0), result
+    assert result["failures"][0].startswith(f"Turn {turn} (hidden rolls): the ")
+    assert "do not match the digest" in result["failures"][0]
+
+
 def secret_rolls(campaign: Campaign) -> int:
     return sum(len(campaign.secret_rolls(t) or []) for t in campaign.secret_dice_turns())
 
