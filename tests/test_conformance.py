@@ -10,6 +10,7 @@ import importlib
 import random
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -277,3 +278,24 @@ def test_hidden_rolls_never_reach_a_viewer_while_the_game_goes_on(name, tmp_path
     assert not [s for s in seeds if any(s.encode() in data for data in written)]
     if had:  # the game rolls hidden dice: their count, commitment and digest are published
         assert plain.dice_log(plain.secret_dice_turns()[0]).get("secret_rolls_digest")
+
+
+DOOR_DECISIONS = re.compile(r"\bgame\.view\(|\bgame\.order_form\(|\.get\(\s*[\"']secret[\"']\s*\)|"
+                            r"\bpress_for\b|\bviewer\s*(==|!=|in)\s*\(?\s*(GM_VIEWER|GM|PUBLIC|[\"']gm[\"']|[\"']public[\"'])")
+
+
+def test_who_sees_what_is_decided_in_one_place():
+    """Issue 21 item 3: outside the games (who decide their own view) and the dice algorithm, no
+    module of gm asks a game for a view or an order form, tells a hidden roll from an open one, or
+    decides by the viewer what they get: it asks gm.store.viewing."""
+    import gm
+    root = Path(gm.__file__).parent
+    allowed = {root / "store" / "viewing.py", root / "store" / "dice.py"}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path in allowed or (root / "games") in path.parents:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if DOOR_DECISIONS.search(line.split("#")[0]):
+                found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert found == []

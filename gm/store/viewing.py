@@ -118,6 +118,12 @@ def campaign_notices(campaign: Campaign) -> list[dict[str, Any]]:
 
 
 # ---- dice --------------------------------------------------------------------------------------
+def split_rolls(rolls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(open rolls, hidden rolls) of a turn's dice log, as rolled: the open ones are published with
+    the turn, the hidden ones (``secret``) kept in secret/ until the game is over."""
+    return [r for r in rolls if not r.get("secret")], [r for r in rolls if r.get("secret")]
+
+
 def public_rolls(rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The open rolls of a log, as anyone reads them: label, k, sides, value; a hidden roll never."""
     return [{k: r.get(k) for k in ROLL_KEYS} for r in rolls or [] if isinstance(r, dict) and not r.get("secret")]
@@ -128,10 +134,9 @@ def published_dice(turn: int, dice: Dice) -> dict[str, Any]:
     commitment, the open rolls and the digest binding them (``gm.store.dice.rolls_digest``), and
     of the hidden rolls only how many, the commitment to their seed and their digest (keyed by
     that secret seed, so it tells nothing of them); their log goes to secret/ until the game ends."""
-    rolls = [r for r in dice.log if not r.get("secret")]
+    rolls, hidden = split_rolls(dice.log)
     log: dict[str, Any] = {"turn": turn, "seed": dice.seed.hex(), "commitment": commitment(dice.seed),
                            "rolls": rolls, "rolls_digest": rolls_digest(dice.seed, rolls)}
-    hidden = [r for r in dice.log if r.get("secret")]
     if hidden:
         log["secret_rolls"] = len(hidden)
         log["secret_commitment"] = commitment(dice.secret_seed)
@@ -200,6 +205,11 @@ class Seen:
     @property
     def names(self) -> dict[str, str]:
         return {p["id"]: p["name"] for p in self.players}
+
+    @property
+    def viewer_name(self) -> str:
+        """Who reads: the player's name, "the GM" or "everyone"."""
+        return self.names.get(self.viewer, "the GM" if self.viewer == GM_VIEWER else "everyone")
 
 
 def seen_by(game, state: dict[str, Any], events: list[dict[str, Any]], viewer: str,

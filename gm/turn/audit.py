@@ -13,7 +13,7 @@ from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.dice import commitment, turn_seed, verify_digest, verify_log
 from gm.turn.engine import nmr_event, stored_orders, turn_settings
 from gm.store.errors import GMError
-from gm.store.viewing import hidden_rolls_seen
+from gm.store.viewing import hidden_rolls_seen, split_rolls
 
 
 def first_difference(stored: Any, replayed: Any, path: str = "") -> str | None:
@@ -85,9 +85,9 @@ def _replay_turn(campaign: Campaign, game, master: bytes, turn: int) -> list[str
     _compare(problems, f"turn {turn}: state", campaign.state(turn), after)
     _compare(problems, f"turn {turn}: events", campaign.events(turn), events)
     logged = campaign.dice_log(turn).get("rolls", [])
-    if logged != [r for r in dice.log if not r.get("secret")]:
+    rolled, secret = split_rolls(dice.log)
+    if logged != rolled:
         problems.append(f"turn {turn}: the dice rolled differ from turns/{turn_dir_name(turn)}/dice.yaml")
-    secret = [r for r in dice.log if r.get("secret")]
     if secret and campaign.secret_rolls(turn) != secret:
         problems.append(f"turn {turn}: the secret rolls differ from secret/dice/{turn_dir_name(turn)}.yaml")
     return problems + _report_digests(campaign, turn)

@@ -19,6 +19,7 @@ from gm import games
 from gm.turn import runner
 from gm.store.errors import GMError, UsageError
 from gm.store.fileio import load_yaml
+from gm.store.viewing import GM_VIEWER, seen_by
 
 CASE_KEYS = {"id", "rule", "game", "map", "players", "names", "options", "dice", "setup", "turns", "expect",
              "expect_errors", "expect_setup_error", "description", "notes"}
@@ -141,7 +142,7 @@ def _run(case: dict[str, Any], base: Path) -> list[str]:
         if last:
             problems += _check_expected_errors(case, {p: [] for p in players})
     if "expect" in case:
-        problems += compare(_normalise(case["expect"]), _normalise(game.view(state, None)))
+        problems += compare(_normalise(case["expect"]), _normalise(seen_by(game, state, [], GM_VIEWER, []).view))
     return problems
 
 

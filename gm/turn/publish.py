@@ -13,7 +13,7 @@ from gm.store.errors import UsageError
 from gm.games.base import Game
 from gm.store.press import read_press
 from gm.store.viewing import (GM_VIEWER, PUBLIC, Seen, extra_pictures, hidden_dice_public, hidden_rolls_seen,
-                              picture, public_players, published_dice, seen_by, seen_in)
+                              picture, public_players, published_dice, seen_by, seen_in, split_rolls)
 
 __all__ = ["public_players", "viewers", "write_resolved", "report_text", "draw"]  # public_players: the door's
 
@@ -30,7 +30,7 @@ def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, event
                    settings: dict[str, Any] | None = None, fail_after: str | None = None) -> list[str]:
     """Write a resolved turn (state, dice, events, settings, reports, pictures); the state last."""
     log = published_dice(turn, dice)
-    secret_rolls = [r for r in dice.log if r.get("secret")]
+    secret_rolls = split_rolls(dice.log)[1]
     if secret_rolls:
         campaign.write_secret_rolls(turn, secret_rolls)
     if turn and hidden_dice_public(game.finished(state)):

@@ -13,7 +13,7 @@ import jinja2
 
 from gm.store.dice import rolls_digest
 from gm.store.errors import UsageError
-from gm.store.viewing import GM_VIEWER, PUBLIC, seen_by, visible_dice
+from gm.store.viewing import PUBLIC, seen_by, split_rolls, visible_dice
 from gm.store.names import suggestion
 from gm.store.paths import TEMPLATES
 
@@ -142,7 +142,7 @@ def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: li
     be published, seen through the one door."""
     log: dict[str, Any] = {"turn": turn, "rolls": rolls}
     if seed is not None:
-        public = [r for r in rolls if not r.get("secret")]
+        public = split_rolls(rolls)[0]
         log.update(seed=seed.hex(), commitment=hashlib.sha256(seed).hexdigest(),
                    rolls_digest=rolls_digest(seed, public))
     return dice_section(turn, visible_dice(log, PUBLIC), next_seed)
@@ -162,7 +162,7 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
     return {
         "game": game.title, "game_name": game.name, "campaign": campaign, "turn": turn,
         "phase": game.phase(state), "finished": game.finished(state), "viewer": viewer,
-        "viewer_name": names.get(viewer, "the GM" if viewer == GM_VIEWER else "everyone"),
+        "viewer_name": seen.viewer_name,
         "players": players, "names": names,
         "view": seen.view, "events": seen.events,
         "due": due, "due_names": [names.get(p, p) for p in due],
