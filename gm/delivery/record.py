@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from gm import games
-from gm.time import clock
+from gm.delivery.reveal import revealed_secret_dice, turn_orders
 from gm.store.campaign import Campaign
 from gm.store.dice import commitment, turn_seed
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write
 from gm.store.viewing import PUBLIC, campaign_notices, fill_names, press_seen_by, public_players, seen_in
-from gm.delivery.reveal import revealed_secret_dice, turn_orders
+from gm.time import clock
+from gm.time.deadlines import deadline_status
 
 __all__ = ["public_players"]  # the door's, named here for the website
 
@@ -126,7 +127,6 @@ def _public_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def status(campaign: Campaign) -> dict[str, Any]:
     """Where the campaign stands now: the turn being played, who is in and who is missing."""
-    from gm.time.deadlines import deadline_status
     info = deadline_status(campaign)
     finished = not info.due
     return {

@@ -22,6 +22,7 @@ from typing import Any
 from gm.store.campaign import Campaign
 from gm.store.dice import turn_seed
 from gm.store.errors import CampaignError
+from gm.store.receipts import turn_receipts
 from gm.store.viewing import PUBLIC, hidden_dice_public, hidden_rolls_seen, visible_dice
 
 SENT, MISSING = "sent", "missing"
@@ -35,7 +36,6 @@ def turn_orders(campaign: Campaign, turn: int, events: list[dict[str, Any]]) -> 
     Who was missing comes from the turn's settings.yaml, as `gm replay` reads it."""
     if turn == 0:
         return []
-    from gm.store.receipts import turn_receipts
     settings = campaign.settings(turn) or {}
     if "missing" in settings:
         missing = [str(p) for p in settings.get("missing") or []]
