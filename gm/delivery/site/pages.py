@@ -9,7 +9,6 @@ from typing import Any
 import jinja2
 
 from gm.delivery.site.standings import outcome_rows, standings
-from gm.store.dice import ROLL_KEYS
 from gm.turn.report import render_report, template_context
 
 HERE = Path(__file__).parent
