@@ -6,6 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from gm.store.fileio import crash_point
+
 STAGE_SUFFIX = ".staged"
 
 
@@ -53,6 +55,7 @@ class StagedFolder:
 
     def publish(self) -> None:
         _sync(self.stage, self.written)
+        crash_point()
         if not self.folder.exists():
             os.rename(self.stage, self.folder)
         elif _exchange(self.stage, self.folder):
