@@ -37,7 +37,7 @@ from gm.delivery.mail.settings import mail_config
 from gm.delivery.mail.smtp import already_sent, record_written, send_messages
 from gm.delivery.site import configured_folder, update
 from gm.store.campaign import Campaign, turn_dir_name
-from gm.store.errors import CampaignError, GMError, LockedError
+from gm.store.errors import CampaignError, GMError, LockedError, os_error_line
 from gm.store.logbook import append_line, check_plain
 from gm.time import clock
 from gm.time.deadlines import deadline_status, read_deadline
@@ -70,6 +70,9 @@ class Pass:
                 run_log(campaign, line)
             except GMError:  # a linked run.log: already said on screen as the pass's error
                 self.failed = True
+            except OSError as exc:  # a full disk: the line stays on screen, with why it is not in run.log
+                self.failed = True
+                self.lines.append(f"error: {os_error_line(exc)}")
 
 
 def run_log(campaign: Campaign, line: str) -> None:
@@ -336,6 +339,9 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
     except GMError as exc:
         report.failed = True
         report.say(campaign, f"error: {exc}")
+    except OSError as exc:  # a fault of the disk or of a file: one line naming it; the turn is whole
+        report.failed = True
+        report.say(campaign, f"error: {os_error_line(exc)}")
     except Exception as exc:  # one campaign's bug never stops the others
         if os.environ.get("GM_DEBUG"):
             raise

@@ -30,6 +30,10 @@ class _Group(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(0)
+        except OSError as exc:  # a fault of the disk or of a file (full, read-only, a folder for a file)
+            from gm.store.errors import os_error_line
+            click.echo(f"Error: {os_error_line(exc)}", err=True)
+            ctx.exit(2)
         except Exception as exc:  # a bug: still one line, the traceback only on request
             import os
             if os.environ.get("GM_DEBUG"):

@@ -239,6 +239,11 @@ _FILE_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp alone makes fi
 _writes = 0
 
 
+def named(exc: OSError, path: Path | str) -> OSError:
+    """``exc`` as raised by a write to ``path``, with the file named (a failed write() names none)."""
+    return type(exc)(exc.errno, exc.strerror, str(path)) if exc.errno else exc
+
+
 def crash_point() -> None:
     """For the crash tests only: with GM_TEST_CRASH_AT=N in the environment the process kills
     itself (SIGKILL: no clean-up runs) just before its N-th write takes effect. Every write that
@@ -266,11 +271,13 @@ def atomic_write(path: Path | str, data: str | bytes) -> None:
             os.fsync(handle.fileno())
         crash_point()
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and exc.filename is None:  # a write or sync failed: name the file
+            raise named(exc, path) from None
         raise
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.store.errors import CampaignError
-from gm.store.fileio import crash_point
+from gm.store.fileio import crash_point, named
 
 
 class LinkedLogError(CampaignError):
@@ -41,6 +41,8 @@ def append_line(path: Path, line: str) -> None:
         crash_point()
         os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
         os.fsync(fd)
+    except OSError as exc:
+        raise (named(exc, path) if exc.filename is None else exc) from None
     finally:
         os.close(fd)
 
@@ -57,6 +59,8 @@ def append_entries(path: Path, entries: list[dict[str, Any]]) -> None:
         crash_point()
         os.write(fd, data.encode("utf-8"))
         os.fsync(fd)
+    except OSError as exc:
+        raise (named(exc, path) if exc.filename is None else exc) from None
     finally:
         os.close(fd)
 
