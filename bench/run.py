@@ -140,6 +140,7 @@ def main() -> int:
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
         bench_script(ROOT / "bench" / "mail.py", "Mail")
         bench_script(ROOT / "bench" / "site.py", "Campaign website")
+        bench_script(ROOT / "bench" / "check_junk.py", "gm check on a megabyte of junk (issue 22 item 11)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

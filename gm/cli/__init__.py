@@ -143,11 +143,16 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+SCREEN = 20  # errors listed per file by gm check / gm submit, then "and N more errors from line L on"
+
+
 def _print_checked(results, campaign, *, stored: bool | None = None) -> int:
+    """Each file's errors, at most a screenful per file (the rest counted in one last line)."""
+    from gm.store.errors import located_lines
     from gm.store.players import labelled
     bad = 0
     for r in results:
-        for line in r.errors:
+        for line in located_lines(r.problems, SCREEN):
             click.echo(line, err=True)
         if r.ok:
             what = "stored" if stored else "ok"
