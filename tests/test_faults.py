@@ -71,7 +71,13 @@ def _setting(**values):
     return fault
 
 
+def _run_lock_a_link(camp: Path) -> None:
+    (camp / ".run.lock").unlink(missing_ok=True)
+    (camp / ".run.lock").symlink_to(camp.parent / f"{camp.name}-never-made")
+
+
 FAULTS = {
+    "run-lock-a-link": (_run_lock_a_link, ".run.lock: is a symbolic link; gm does not follow it here"),
     # fault: (how, what the one line names)
     "run.yaml-a-folder": (_folder_for("run.yaml"), "run.yaml: is a folder where gm expects a file"),
     "sent-log-a-folder": (_folder_for("outbox/sent-log.yaml"), "sent-log.yaml: is a folder"),
@@ -129,6 +135,7 @@ def test_a_fault_of_a_file_or_setting_is_one_clear_line_and_the_turn_stays_whole
     assert len(line) < 400
     print(f"\n{fault}: {line.split(': error: ', 1)[-1]}")
     _turn_whole(camp.path)
+    assert not (camp.path.parent / f"{camp.path.name}-never-made").exists()
     status = gm("status", camp.path, code=None)  # the GM's look at it: one line too, or the status
     assert "internal error" not in status.output and "Traceback" not in status.output
 

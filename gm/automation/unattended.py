@@ -85,15 +85,15 @@ def pass_lock(path: Path) -> Iterator[None]:
     """One `gm run` pass at a time per campaign (an OS lock, released if the process dies). Each
     step inside also takes the campaign's own lock, so `gm submit`/`gm resolve` by hand interleave
     safely between steps."""
-    handle = open(path / ".run.lock", "a+")
+    fd = os.open(path / ".run.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o644)
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LockedError(f"{path}: another gm run is working on this campaign") from None
         yield
     finally:
-        handle.close()
+        os.close(fd)
 
 
 # ---- delivery bookkeeping ------------------------------------------------------------------
@@ -331,8 +331,10 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
             _open_deadline(campaign, report, now)
             with campaign.lock():  # run.yaml: read, changed and written by one process at a time
                 _deliver_reports(campaign, report, send, first)
-            _deliver_notices(campaign, report, send)
-            _remind(campaign, report, send, now)
+            with campaign.lock():  # the notice queue: read, sent, cleared by one process at a time
+                _deliver_notices(campaign, report, send)
+            with campaign.lock():
+                _remind(campaign, report, send, now)
     except LockedError as exc:
         report.busy = True
         report.say(None, f"skipped: {exc}")
