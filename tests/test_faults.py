@@ -33,7 +33,8 @@ def base(tmp_path_factory) -> Path:
     press and orders for turn 1; its deadline has passed, so the next pass resolves turn 1."""
     tmp = tmp_path_factory.mktemp("base")
     box = maildir_with(tmp / "box", message("player: ann\nturn: 1\nguess 3\n", sender=ANN))
-    camp = guess_campaign(tmp, schedule={"turn_length": "3d"}, deadline="2026-12-08T18:00Z", nmr_policy="default", press="white",
+    camp = guess_campaign(tmp, schedule={"turn_length": "3d"}, deadline="2026-12-08T18:00Z", nmr_policy="default",
+                          press="white",
                           mail={"from": "GM <gm@example.org>", "inbox": {"kind": "maildir", "path": str(box)}})
     os.environ["GM_NOW"] = "2026-12-08T12:00Z"
     try:
