@@ -272,7 +272,7 @@ def _clock_agrees(campaign: Campaign, report: Pass, now: dt.datetime) -> bool:
                        f"before the last gm run at {last.astimezone(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; "
                        "nothing done until the clock is right (see run.yaml last_pass)", log=False)
             return False
-        if last is None or now > last:
+        if last is None or now - last >= dt.timedelta(minutes=1):  # an idle pass writes at most once a minute
             _write_run_state(campaign, dict(state, last_pass=now.astimezone(dt.timezone.utc).isoformat()))
         return True
 
