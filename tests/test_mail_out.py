@@ -302,3 +302,14 @@ def test_press_goes_out_in_the_pass_that_receives_it(tmp_path, wire, monkeypatch
     gm("resolve", camp.path)
     assert "meet me at the coast" in (camp.path / "turns" / "001" / "reports" / "ann.txt").read_text()
     assert yaml.safe_load((camp.path / "turns" / "001" / "press.yaml").read_text())
+
+
+def test_a_pending_reply_goes_to_the_address_registered_now(tmp_path, wire):
+    camp = guess_campaign(tmp_path)
+    box = maildir_with(tmp_path / "box", message("player: ann\nguess 2\n"))
+    assert gm("mail", "fetch", camp.path, "--maildir", box, "--send", code=2)  # no SMTP yet: kept
+    gm("player", camp.path, "ann", "--email", "ann@new.example")
+    update_config(Campaign(camp.path), mail=smtp(wire.port))
+    gm("mail", "fetch", camp.path, "--maildir", box, "--send")
+    [(rcpts, reply)] = wire.messages()
+    assert rcpts == ["ann@new.example"] and str(reply["To"]) == "Ann <ann@new.example>"

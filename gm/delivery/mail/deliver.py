@@ -157,9 +157,22 @@ def reply_items(campaign: Campaign) -> list[Outgoing]:
         path = folder / str(name)
         if path.is_file() and path.parent == folder:
             msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            out.append(Outgoing(key, msg, _reply_address(campaign, entry.get("player")), folder, path.stem))
+            to = _reply_address(campaign, entry.get("player"))
+            _readdress(msg, to)
+            out.append(Outgoing(key, msg, to, folder, path.stem))
             done[key] = {}
     return out
+
+
+def _readdress(msg: EmailMessage, to: str) -> None:
+    """A reply kept while the player had another address goes to the one registered now."""
+    try:
+        [(name, written)] = email.utils.getaddresses([str(msg.get("To", ""))])
+    except ValueError:
+        return  # not one address: the gate refuses it
+    if "@" in to and written.strip().lower() != to.lower() and len(msg.get_all("To") or []) == 1:
+        del msg["To"]
+        msg["To"] = email.utils.formataddr((name, to))
 
 
 def _reply_address(campaign: Campaign, player: object) -> str:
@@ -172,12 +185,16 @@ def _reply_address(campaign: Campaign, player: object) -> str:
 def notice_items(campaign: Campaign) -> list[Outgoing]:
     """The queued notices (outbox/notices/queue.yaml), each to the address gm queued it for."""
     folder = campaign.path / "outbox" / "notices"
-    out = []
+    out: list[Outgoing] = []
+    reports: set[tuple[int, str]] = set()
     for item in queued_notices(campaign):
         key = str(item.get("key", ""))
         if item.get("report") is not None:  # the latest report for a player who just took a seat
-            player = str(item.get("player", ""))
-            built, _notes = report_items(campaign, int(item["report"]), players=[player])
+            player, turn = str(item.get("player", "")), int(item["report"])
+            if (turn, player) in reports or turn != campaign.last_turn:
+                continue  # queued twice, or no longer the latest report (undone, or a newer one went)
+            reports.add((turn, player))
+            built, _notes = report_items(campaign, turn, players=[player])
             out += [Outgoing(key, o.msg, o.to, folder, f"report-{turn_dir_name(int(item['report']))}-{player}")
                     for o in built]
             continue
