@@ -31,12 +31,12 @@ from gm.delivery.mail.deliver import (
     notice_items,
     press_items,
     reminder_items,
+    reply_items,
     report_items,
 )
 from gm.delivery.mail.inbox import inbox_settings
 from gm.delivery.mail.intake import fetch
 from gm.delivery.mail.notices import clear_notices, queued_notices
-from gm.delivery.mail.replies import deliver_replies
 from gm.delivery.mail.settings import mail_config
 from gm.delivery.site import configured_folder, update
 from gm.store.campaign import Campaign
@@ -98,12 +98,16 @@ def pass_lock(path: Path) -> Iterator[None]:
 
 # ---- delivery bookkeeping ------------------------------------------------------------------
 # ---- sending or writing --------------------------------------------------------------------
-def _deliver(campaign: Campaign, items: list[Outgoing], send: bool) -> tuple[int, list[str]]:
+def _deliver(campaign: Campaign, report: Pass, items: list[Outgoing], send: bool) -> tuple[int, list[str]]:
     """Through the one delivery path: sent by SMTP or written to each message's folder, keys
-    already in the sent log skipped. Returns (how many went, keys that failed)."""
+    already in the sent log skipped. Returns (how many went, keys that failed); a message refused
+    as unsafe is one error line (it is never sent, nor retried)."""
     if not items:
         return 0, []
     results = deliver(campaign, items, send=send)
+    for refused in (r for r in results if r.status == "refused"):
+        report.failed = True
+        report.say(campaign, f"error: {refused.key} to {refused.to} refused as unsafe ({refused.detail})")
     went = sum(r.status in ("sent", "written") for r in results)
     return went, [r.key for r in results if r.status == "failed"]
 
@@ -117,12 +121,11 @@ def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
     for outcome in fetched.outcomes:
         report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
     # fetch keeps every reply in outbox/replies/ as soon as it is decided; hand them on once
-    delivery = deliver_replies(campaign, send=send)
-    went = len(delivery.written) + sum(1 for s in delivery.sent if s.status != "failed")
-    if went or delivery.failed:
+    went, failed = _deliver(campaign, report, reply_items(campaign), send)
+    if went or failed:
         report.say(campaign, f"{went} repl{'y' if went == 1 else 'ies'} {'sent' if send else 'written'}"
-                   + (f", {len(delivery.failed)} not sent (kept for the next run)" if delivery.failed else ""))
-    if delivery.failed:
+                   + (f", {len(failed)} not sent (kept for the next run)" if failed else ""))
+    if failed:
         report.failed = True
     if fetched.failure:
         report.failed = True
@@ -178,7 +181,7 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
     clean = True
     for turn in range(max(start, 0), last + 1):
         items, notes = report_items(campaign, turn)
-        went, failed = _deliver(campaign, items, send)
+        went, failed = _deliver(campaign, report, items, send)
         if went or failed:
             report.say(campaign, f"turn {turn} reports: {went} {'sent' if send else 'written to the outbox'}"
                        + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -195,7 +198,7 @@ def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
     queue = queued_notices(campaign)
     if not queue:
         return
-    went, failed = _deliver(campaign, notice_items(campaign), send)
+    went, failed = _deliver(campaign, report, notice_items(campaign), send)
     if went or failed:
         report.say(campaign, f"{went} notice(s) {'sent' if send else 'in the outbox'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -206,7 +209,8 @@ def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
 def _deliver_press(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
     """Press received in this pass (or any not yet delivered) goes to its readers now; it still
     shows in the next report and the record."""
-    went, failed = _deliver(campaign, press_items(campaign, range(first + 1, campaign.current_turn + 1)), send)
+    went, failed = _deliver(campaign, report, press_items(campaign, range(first + 1, campaign.current_turn + 1)),
+                            send)
     if went or failed:
         report.say(campaign, f"{went} press message(s) {'sent' if send else 'in the outbox'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -235,7 +239,7 @@ def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> N
     if info.deadline is None or not info.missing or info.phase == "passed" or now < info.deadline - lead:
         return
     items, _notes = reminder_items(campaign, now=now)
-    went, failed = _deliver(campaign, items, send)
+    went, failed = _deliver(campaign, report, items, send)
     if went or failed:
         report.say(campaign, f"turn {info.turn}: {went} reminder(s) {'sent' if send else 'written'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
