@@ -99,7 +99,7 @@ def test_a_killed_holders_lock_frees_itself(tmp_path, monkeypatch):
     child.join(30)
     assert (tmp_path / LOCK_FILE).exists()  # left behind by the killed process...
     with campaign_lock(tmp_path):  # ...and free all the same
-        assert (tmp_path / LOCK_FILE).read_text() == str(os.getpid())
+        assert (tmp_path / LOCK_FILE).is_file()
     assert not (tmp_path / LOCK_FILE).exists()
 
 
