@@ -5,8 +5,9 @@ An OS lock (``fcntl.flock``) on ``DIR/.lock`` held for the lock's whole life: th
 to one open file at a time, and frees it when the holder exits, however it exits, so a killed
 process's lock frees itself and nobody ever "takes over" a lock by deleting it. The refusal
 names the holder as the kernel lists it (/proc/locks); the file stays empty, so taking and letting
-go of the lock costs a fraction of a millisecond. The holder removes the file before it lets go; a process that locked the old, removed file finds it is no longer the one at the path
-and tries again, so two processes never both hold the lock.
+go of the lock costs a fraction of a millisecond. The holder removes the file before it lets go;
+a process that locked the old, removed file finds it is no longer the one at the path and tries
+again, so two processes never both hold the lock.
 
 Within one process the lock is re-entrant: a step that holds it may call a function that takes
 it again (a `gm run` pass holds it around the decision to resolve and the resolve itself).
