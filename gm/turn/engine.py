@@ -127,6 +127,16 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
         return results
 
 
+def store_clean(campaign: Campaign, turn: int, player: str, text: str) -> str:
+    """Store a player's clean orders as every intake does (mail, the web door): the canonical
+    text (game lines only, no password) under 'player:' and 'turn:' headers; the receipt."""
+    from gm.store.receipts import canonical_orders, receipt
+    canonical = canonical_orders(text)
+    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
+    campaign.store_orders(turn, player, stored_text)
+    return receipt(stored_text)
+
+
 # ---- resolving -----------------------------------------------------------------------------
 @dataclass
 class Resolved:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from gm.turn.engine import check_text
+from gm.turn.engine import check_text, store_clean
 from gm.delivery.mail.body import Incoming
 from gm.delivery.mail.desk import Desk, Outcome
 from gm.delivery.mail.outbox import reply_message
 from gm.delivery.mail.passwords import check_password, passwords_required, stored_hash
-from gm.store.receipts import canonical_orders, receipt
+from gm.store.receipts import canonical_orders
 
 MESSAGE_FILE = "message"  # how errors name the order text: "message:LINE:COL: ..."
 
@@ -37,9 +37,7 @@ def apply_orders(desk: Desk, player: str, incoming: Incoming, text: str, *, dige
         base.line = f"refused ({player}): {len(checked.errors)} error(s) in the orders for turn {turn}"
         base.reply = _reply(desk, player, incoming, checked.errors, canonical, None, None, notes)
         return base
-    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
-    campaign.store_orders(turn, player, stored_text)
-    base.status, base.receipt = "stored", receipt(stored_text)
+    base.status, base.receipt = "stored", store_clean(campaign, turn, player, text)
     base.line = f"stored ({player}) orders for turn {turn}, receipt {base.receipt}"
     base.reply = _reply(desk, player, incoming, [], canonical, base.receipt, None, notes + list(checked.notes))
     return base
