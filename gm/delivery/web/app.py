@@ -282,6 +282,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/signin", how_to_sign_in),
         Route("/signin/{token}", sign_in),
         Route("/signout", sign_out, methods=["POST"]),
+        Route("/favicon.ico", lambda request: FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         Route("/c/{rest:path}", campaign_route, methods=["GET", "POST"]),
     ]

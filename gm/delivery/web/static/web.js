@@ -61,7 +61,7 @@
   const route = document.getElementById("route");
   if (!map || !wrap) return;
   let spots = null, chosen = null, places = [];
-  fetch(map.dataset.hotspots, {credentials: "same-origin"}).then(r => r.json()).then(data => { spots = data; });
+  fetch(map.dataset.hotspots, {credentials: "same-origin"}).then(r => r.json()).then(data => { spots = data; map.dataset.ready = "yes"; });
   const buttons = Array.from(document.querySelectorAll("button.compose"));
   function choose(button) {
     chosen = button; places = [];
