@@ -66,7 +66,7 @@ class Server:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"gm serve did not start: {self.log()}")
+                    raise RuntimeError(f"gm serve did not start: {self.log()}") from None
                 time.sleep(0.1)
 
     @property

@@ -39,9 +39,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gm.delivery.web import door
+from gm.delivery.web.cache import open_campaign
 from gm.delivery.web.limits import RateLimit
 from gm.delivery.web.tokens import holder_of, still_valid
-from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError, GMError, UsageError
 from gm.turn.campaign_list import find_campaigns
 
@@ -197,7 +197,7 @@ def create_app(settings: Settings) -> Starlette:
 
     async def _me_page(request: Request, key: str, folder: Path, me: str, *, status: int = 200,
                        text: str | None = None, errors: list[str] | None = None, problem: str = "") -> Response:
-        info = await run_in_threadpool(door.player_page, Campaign(folder), me)
+        info = await run_in_threadpool(door.player_page, open_campaign(folder), me)
         return page("me.html.j2", status, p=info, key=key, csrf=request.session.get("csrf", ""),
                     text=info.orders if text is None else text, errors=errors or [], problem=problem)
 
@@ -210,7 +210,7 @@ def create_app(settings: Settings) -> Starlette:
             return JSONResponse({"errors": [{"line": None, "col": None, "message": "the orders are too long"}],
                                  "notes": []}, status_code=413)
         try:
-            result = await run_in_threadpool(door.check, Campaign(folder), me, form.get("orders", ""))
+            result = await run_in_threadpool(door.check, open_campaign(folder), me, form.get("orders", ""))
         except door.Forbidden as exc:
             return JSONResponse({"errors": [{"line": 1, "col": 1, "message": str(exc)}], "notes": []},
                                 status_code=403)
@@ -228,7 +228,7 @@ def create_app(settings: Settings) -> Starlette:
             return _too_many(wait, html=True)
         text = form.get("orders", "")
         try:
-            result, _receipt = await run_in_threadpool(door.submit, Campaign(folder), me, text)
+            result, _receipt = await run_in_threadpool(door.submit, open_campaign(folder), me, text)
         except door.Forbidden as exc:
             return message_page("Refused", str(exc), 403)
         except door.Busy as exc:
@@ -256,7 +256,7 @@ def create_app(settings: Settings) -> Starlette:
         if wait:
             return _too_many(wait, html=True)
         try:
-            await run_in_threadpool(action, Campaign(folder), form)
+            await run_in_threadpool(action, open_campaign(folder), form)
         except (UsageError, door.Busy) as exc:
             return await _me_page(request, key, folder, me, status=422, problem=str(exc))
         return RedirectResponse(f"/c/{key}/me", status_code=303)
@@ -267,7 +267,7 @@ def create_app(settings: Settings) -> Starlette:
             return None
         player, print_ = entry
         try:
-            valid = still_valid(Campaign(folder), str(player), str(print_))
+            valid = still_valid(open_campaign(folder), str(player), str(print_))
         except GMError:
             valid = False
         if not valid:  # token replaced, seat handed on, player dropped: the session ends here
@@ -282,7 +282,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/signin", how_to_sign_in),
         Route("/signin/{token}", sign_in),
         Route("/signout", sign_out, methods=["POST"]),
-        Route("/favicon.ico", lambda request: FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")),
+        Route("/favicon.ico", lambda request: FileResponse(HERE / "static" / "favicon.svg",
+                                                           media_type="image/svg+xml")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         Route("/c/{rest:path}", campaign_route, methods=["GET", "POST"]),
     ]
@@ -301,7 +302,7 @@ def _find_holder(campaigns: Campaigns, token: str):
     for attempt in range(2):
         for folder in campaigns.all():
             try:
-                holder = holder_of(Campaign(folder), token)
+                holder = holder_of(open_campaign(folder), token)
             except GMError:
                 continue
             if holder is not None:
@@ -313,7 +314,7 @@ def _find_holder(campaigns: Campaigns, token: str):
 
 def _picture(folder: Path, me: str, what: str) -> Response:
     kind, _, name = what[len("me/"):].partition("/")
-    campaign = Campaign(folder)
+    campaign = open_campaign(folder)
     if not _SAFE_NAME.fullmatch(name):
         return message_page("Not found", "There is no such picture.", 404)
     if not door.image_allowed(campaign, me, name):
@@ -380,7 +381,7 @@ class SiteCache:
         parts = [p for p in what.split("/") if p] or ["index.html"]
         if not all(_SAFE_NAME.fullmatch(p) for p in parts):
             return message_page("Not found", "There is no such page.", 404)
-        campaign = Campaign(folder)
+        campaign = open_campaign(folder)
         out = self.base / re.sub(r"[^A-Za-z0-9._-]", "_", key)
         with self._guard:
             if self._built.get(key) != campaign.last_turn:

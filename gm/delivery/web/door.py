@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm import games
+from gm.delivery.web.cache import files, open_campaign
 from gm.store.campaign import Campaign
 from gm.store.errors import GMError, LockedError, OrderError, UsageError
 from gm.store.logbook import append_entry
@@ -64,8 +65,12 @@ def _campaign_lock(campaign: Campaign) -> threading.Lock:
 
 
 def _state_before(campaign: Campaign) -> tuple[Any, dict[str, Any], int]:
+    """The game, the state the current turn's orders are checked against (read once per state file;
+    a game's parse changes nothing) and the current turn."""
     game = games.get(campaign.game_name)
-    return game, campaign.state(), campaign.current_turn
+    last = campaign.last_turn
+    state = files.get(campaign.turn_dir(last) / "state.yaml", lambda: campaign.state(last))
+    return game, state, last + 1
 
 
 def own_header(campaign: Campaign, player: str, text: str) -> None:
@@ -101,7 +106,7 @@ def submit(campaign: Campaign, player: str, text: str) -> tuple[CheckResult, str
     """Check and, when clean, store ``text`` as mail intake stores it; (the check, the receipt)."""
     own_header(campaign, player, text)
     with _campaign_lock(campaign), _waiting_lock(campaign):
-        campaign = Campaign(campaign.path)  # read again under the lock: a turn may have been resolved
+        campaign = open_campaign(campaign.path)  # as it is now, under the lock: a turn may have been resolved
         result = check(campaign, player, text)
         if not result.ok:
             return result, None
@@ -139,7 +144,7 @@ def send_press(campaign: Campaign, player: str, to: str, text: str) -> dict[str,
     """Press from the web, recorded as a mailed `press TO: TEXT` is (gm.store.press)."""
     from gm.store.press import add_press
     with _campaign_lock(campaign), _waiting_lock(campaign):
-        campaign = Campaign(campaign.path)
+        campaign = open_campaign(campaign.path)
         game, state, turn = _state_before(campaign)
         if not game.due(state):
             raise UsageError("the game is over: press is no longer passed on")

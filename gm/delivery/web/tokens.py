@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from gm.delivery.web.cache import files
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml
@@ -70,6 +71,10 @@ def _key(campaign: Campaign, *, create: bool) -> bytes | None:
 
 def _records(campaign: Campaign) -> dict[str, dict[str, Any]]:
     path = campaign.path / "secret" / TOKENS_FILE
+    return files.get(path, lambda: _read_records(path))
+
+
+def _read_records(path: Path) -> dict[str, dict[str, Any]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except FileNotFoundError:
@@ -98,7 +103,7 @@ def player_token(campaign: Campaign, player: str, *, new: bool = False) -> str:
     if seat.get("dropped"):
         raise UsageError(f"{player} has been dropped from the campaign; a dropped player cannot sign in")
     key = _key(campaign, create=True)
-    records = _records(campaign)
+    records = dict(_records(campaign))
     record = records.get(player)
     holder = occupant(seat)
     if record is None or new or record.get("occupant") != holder:
