@@ -140,6 +140,7 @@ def main() -> int:
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
         bench_script(ROOT / "bench" / "mail.py", "Mail")
         bench_script(ROOT / "bench" / "site.py", "Campaign website")
+        bench_script(ROOT / "bench" / "web.py", "The players' web door (gm serve)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
