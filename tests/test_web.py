@@ -28,6 +28,10 @@ def root(tmp_path_factory) -> Path:
     make_campaign(base, "early", "railway-rivals", ["ann", "bob"], early=True)
     make_campaign(base, "tt", "thurn-und-taxis", ["ann", "bob"])
     make_campaign(base / "league", "net", "network", ["ann", "dan"])
+    zoned = make_campaign(base, "zoned", "railway-rivals", ["ann", "bob"], deadline="2030-01-05T18:00+00:00")
+    config = yaml.safe_load((zoned / "campaign.yaml").read_text())
+    config["players"][0]["zone"] = "America/New_York"
+    (zoned / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return base
 
 
@@ -126,6 +130,15 @@ def test_a_csp_without_inline_script_on_every_page(ann):
     assert ann.get("/c/rr/me").headers["referrer-policy"] == "no-referrer"
 
 
+def test_the_deadline_is_shown_in_the_players_zone(server, root):
+    ann, bob = Client(server.port), Client(server.port)
+    ann.sign_in(link(root / "zoned", "ann"))
+    bob.sign_in(link(root / "zoned", "bob"))
+    shown = re.search(r'<p id="deadline">(.*?)</p>', ann.get("/c/zoned/me").text).group(1)
+    assert "Sat 2030-01-05 13:00 EST (America/New_York) = 18:00 UTC" in shown
+    assert "Sat 2030-01-05 18:00 UTC" in bob.get("/c/zoned/me").text
+
+
 # ---- checking -------------------------------------------------------------------------------------------
 def test_check_answers_errors_with_line_col_message_and_notes(ann):
     reply = ann.post("/c/rr/check", {"orders": "round 1: (0203) 0303 zzzz\nround 9: x"})
@@ -201,6 +214,8 @@ def test_orders_with_errors_are_refused_422_with_every_error_and_nothing_stored(
     assert reply.status == 422
     assert "zzzz" in reply.text and "yyyy" in reply.text and "orders:1:" in reply.text and "orders:2:" in reply.text
     assert "round 2: (0203) yyyy" in reply.text  # what was sent stays in the form
+    refused = ann.post("/c/rr/orders", {"orders": "Password: hunter22\nround 1: (0203) zzzz", "csrf": ann.csrf("rr")})
+    assert refused.status == 422 and "hunter22" not in refused.text and "zzzz" in refused.text
     after = (root / "rr" / "turns" / "001" / "orders" / "ann.txt")
     assert (after.read_text() if after.exists() else None) == before
 

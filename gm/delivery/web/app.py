@@ -49,6 +49,7 @@ HERE = Path(__file__).parent
 MAX_BODY = 256 * 1024
 COOKIE = "gm_session"
 SESSION_DAYS = 30
+_PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:.*(?:\r?\n|$)", re.IGNORECASE | re.MULTILINE)
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
 log = logging.getLogger("gm.web")
 
@@ -233,8 +234,9 @@ def create_app(settings: Settings) -> Starlette:
             return message_page("Refused", str(exc), 403)
         except door.Busy as exc:
             return await _me_page(request, key, folder, me, status=503, text=text, problem=str(exc))
-        if not result.ok:
-            return await _me_page(request, key, folder, me, status=422, text=text, errors=result.located)
+        if not result.ok:  # what was sent stays in the form, but never a password
+            return await _me_page(request, key, folder, me, status=422, text=_PASSWORD_LINE.sub("", text),
+                                  errors=result.located)
         return RedirectResponse(f"/c/{key}/me", status_code=303)
 
     async def _press(request: Request, key: str, folder: Path, me: str) -> Response:
