@@ -1,4 +1,7 @@
-"""`gm mail ...`: click commands only — fetch orders, send reports, remind, set passwords."""
+"""`gm mail ...`: click commands only — fetch orders, send reports, remind, set passwords.
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import os

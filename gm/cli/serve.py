@@ -37,7 +37,7 @@ def link(directory: str, player: str, new: bool) -> None:
 
     Example: gm link camp ann --new
     """
-    from gm.delivery.web.tokens import sign_in_link
+    from gm.delivery.web.tokens import sign_in_link  # the web package only when asked for
     campaign = campaign_at(directory)
     with campaign.lock():
         click.echo(sign_in_link(campaign, campaign.player(player)["id"], new=new))

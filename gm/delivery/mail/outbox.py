@@ -11,12 +11,13 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
-from gm.time import clock
+from gm import games
+from gm.delivery.mail.settings import MailError, sender_address
 from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
-from gm.delivery.mail.settings import MailError, sender_address
 from gm.delivery.web.tokens import serve_url, sign_in_link
+from gm.time import clock
 
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"/\\:]+\.png)(")', re.IGNORECASE)
 
@@ -121,7 +122,6 @@ def order_form(campaign: Campaign, game, state: dict, player: str) -> str:
 
 def report_messages(campaign: Campaign, turn: int) -> tuple[list[tuple[str, EmailMessage]], list[str]]:
     """(key, message) for every player with an address, and a note for each one skipped."""
-    from gm import games
     game = games.get(campaign.game_name)
     state = campaign.state(turn)
     due = game.due(state) if turn == campaign.last_turn else []

@@ -4,11 +4,12 @@ from __future__ import annotations
 import datetime as dt
 from email.message import EmailMessage
 
-from gm.store.campaign import Campaign
-from gm.time.deadlines import POLICIES, deadline_status
 from gm.delivery.mail.outbox import reminder_message
 from gm.delivery.mail.settings import MailError
 from gm.delivery.mail.smtp import already_sent
+from gm.store.campaign import Campaign
+from gm.time.deadlines import POLICIES, deadline_status
+from gm.time.schedule import campaign_zone, short_moment, show_moment
 
 
 def reminder_key(deadline: dt.datetime, player: str) -> str:
@@ -24,7 +25,6 @@ def due_reminders(campaign: Campaign,
                         "(or a schedule: in campaign.yaml)")
     if info.phase == "passed":
         return [], [f"the deadline and grace period of turn {info.turn} have passed; no reminders sent"]
-    from gm.time.schedule import campaign_zone, short_moment, show_moment
     zone = campaign_zone(campaign)
     shown, subject_moment = show_moment(info.deadline, zone), short_moment(info.deadline, zone)
     log = already_sent(campaign)

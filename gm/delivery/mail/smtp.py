@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 
-from gm.store.campaign import Campaign
-from gm.store.logbook import append_entry, read_entries
 from gm.delivery.mail.settings import MailError, gm_log, mail_config, now_utc, read_log, secret
+from gm.store.campaign import Campaign
+from gm.store.logbook import append_entry, check_plain, read_entries
 
 SECURITY = {"starttls": 587, "ssl": 465, "none": 25}
 
@@ -83,7 +83,6 @@ def send_messages(campaign: Campaign, messages: list[tuple[str, EmailMessage]], 
                   sleep: Callable[[float], None] = time.sleep) -> list[Sent]:
     """Send each (key, message) not yet in the sent log; a failure is retried, then reported, and
     the others still go out. The log is written after every message, so a crash loses nothing."""
-    from gm.store.logbook import check_plain
     settings = smtp_settings(campaign)
     with campaign.lock():
         for path in (campaign.path / "mail.log", sent_log_path(campaign)):

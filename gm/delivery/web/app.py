@@ -38,6 +38,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Redire
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from gm.delivery.site import build
 from gm.delivery.web import door
 from gm.delivery.web.cache import open_campaign
 from gm.delivery.web.limits import RateLimit
@@ -379,7 +380,6 @@ class SiteCache:
         self._guard = threading.Lock()
 
     def serve(self, key: str, folder: Path, what: str) -> Response:
-        from gm.delivery.site import build
         parts = [p for p in what.split("/") if p] or ["index.html"]
         if not all(_SAFE_NAME.fullmatch(p) for p in parts):
             return message_page("Not found", "There is no such page.", 404)

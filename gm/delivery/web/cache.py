@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from gm.store.campaign import Campaign
+
 T = TypeVar("T")
 
 
@@ -40,5 +42,4 @@ files = FileCache()
 
 def open_campaign(folder: Path):
     """The campaign at ``folder`` as campaign.yaml now says (read again whenever it changes)."""
-    from gm.store.campaign import Campaign
     return files.get(Path(folder) / "campaign.yaml", lambda: Campaign(folder))

@@ -8,6 +8,7 @@ turn); present, they must match: a ``player:`` line naming someone else is refus
 from __future__ import annotations
 
 import contextlib
+import json
 import datetime as dt
 import re
 import threading
@@ -23,11 +24,14 @@ from gm.store.errors import GMError, LockedError, OrderError, UsageError
 from gm.store.logbook import append_entry
 from gm.store.orders import read_frame
 from gm.store.players import find_player
+from gm.store.press import add_press, press_for, press_mode
 from gm.store.receipts import receipt
 from gm.store.viewing import seen_by
 from gm.time import clock
+from gm.time.deadlines import deadline_status
+from gm.time.schedule import campaign_zone, read_zone_name, show_moment
 from gm.turn.engine import check_text, store_clean
-from gm.turn.publish import public_players
+from gm.turn.publish import public_players, report_text
 
 ORDERS_FILE = "orders"           # how errors name the text on the page: "orders:LINE:COL: ..."
 LOCK_WAIT = 10.0                 # seconds to wait for another gm process (a `gm run`) to finish
@@ -142,7 +146,6 @@ def record(campaign: Campaign, entry: dict[str, Any]) -> None:
 
 def send_press(campaign: Campaign, player: str, to: str, text: str) -> dict[str, Any]:
     """Press from the web, recorded as a mailed `press TO: TEXT` is (gm.store.press)."""
-    from gm.store.press import add_press
     with _campaign_lock(campaign), _waiting_lock(campaign):
         campaign = open_campaign(campaign.path)
         game, state, turn = _state_before(campaign)
@@ -194,9 +197,6 @@ def report_images(campaign: Campaign, turn: int, player: str) -> list[str]:
 
 
 def player_page(campaign: Campaign, player: str, *, now: dt.datetime | None = None) -> Page:
-    from gm.store.press import press_for, press_mode
-    from gm.time.deadlines import deadline_status
-    from gm.time.schedule import campaign_zone, read_zone_name, show_moment
     game = games.get(campaign.game_name)
     last = campaign.last_turn
     state = campaign.state(last)
@@ -207,7 +207,6 @@ def player_page(campaign: Campaign, player: str, *, now: dt.datetime | None = No
     if path.is_file():
         report = path.read_text(encoding="utf-8")
     else:  # a report never written for this seat (added later): built through the same door
-        from gm.turn.publish import report_text
         report = report_text(campaign, last, player, "text")
     stored = campaign.stored_orders(last + 1).get(player)
     info = deadline_status(campaign, now)
@@ -234,7 +233,6 @@ _hotspots: dict[tuple[str, float], dict[str, Any] | None] = {}
 
 def hotspots(campaign: Campaign, name: str) -> dict[str, Any] | None:
     """Where each place sits in a picture, as its PNG says (gm:hotspots), for clicking on the map."""
-    import json
     path = campaign.turn_dir(campaign.last_turn) / "reports" / name
     try:
         key = (str(path), path.stat().st_mtime)

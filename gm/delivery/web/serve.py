@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gm.delivery.web.app import Settings, create_app, session_key
 from gm.store.errors import UsageError
+from gm.turn.campaign_list import find_campaigns
 
 
 def serve(root: str, *, host: str, port: int, secure_cookies: bool, forwarded_allow_ips: str | None) -> None:
@@ -30,5 +31,4 @@ def serve(root: str, *, host: str, port: int, secure_cookies: bool, forwarded_al
 
 
 def app_campaigns(folder: Path) -> list[Path]:
-    from gm.turn.campaign_list import find_campaigns
     return find_campaigns(folder)
