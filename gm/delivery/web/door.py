@@ -29,7 +29,7 @@ from gm.store.receipts import receipt
 from gm.store.viewing import seen_by
 from gm.time import clock
 from gm.time.deadlines import deadline_status
-from gm.time.schedule import campaign_zone, read_zone_name, show_moment
+from gm.time.zones import campaign_zone, read_zone_name, show_moment
 from gm.turn.engine import check_text, store_clean
 from gm.turn.publish import public_players, report_text
 
