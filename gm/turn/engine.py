@@ -197,8 +197,12 @@ def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None =
         dice = runner.turn_dice(campaign.master_secret(), turn)
         new_state, events = runner.step(game, state, orders, dice)
         events = [nmr_event(p) for p in missing] + events
-        files = write_resolved(campaign, game, turn, new_state, events, dice, settings=settings, fail_after=fail_after)
-        open_next_turn(game.finished(new_state))
+        opening = open_next_turn(game.finished(new_state))  # refused here, before anything is written
+        # the next deadline is part of the turn's own atomic swap (turns/NNN/opening.yaml): a crash
+        # after the swap never leaves the passed deadline in force for another resolve
+        files = write_resolved(campaign, game, turn, new_state, events, dice, settings=settings, opening=opening,
+                               fail_after=fail_after)
+        campaign.apply_opening()
         names = {p["id"]: p["name"] for p in campaign.players}
         return Resolved(turn, missing, visible_events(events, GM_VIEWER, names), game.finished(new_state), files)
 
