@@ -364,9 +364,10 @@ from gm.cli.audit import case, dice, replay  # noqa: E402  (checking a campaign'
 from gm.cli.mail import mail  # noqa: E402  (gm mail ...)
 from gm.cli.simulate import simulate  # noqa: E402
 from gm.cli.site import export, site  # noqa: E402  (gm site, gm export)
+from gm.cli.serve import link, serve  # noqa: E402  (gm serve, gm link: the players' web door)
 
 for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
-                cli_run.list_command, site, export, replay, dice, case):
+                cli_run.list_command, site, export, replay, dice, case, serve, link):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)

@@ -17,7 +17,7 @@ from gm.store.dice import new_master_secret
 from gm.store.errors import CampaignError, InputError, OrderError, UsageError
 from gm.store.names import suggestion
 from gm.store.orders import decode_order_bytes
-from gm.store.receipts import receipt
+from gm.store.receipts import canonical_orders, receipt
 from gm.store.viewing import GM_VIEWER, fill_names, game_viewer, visible_events
 from gm.time import clock
 from gm.time.deadlines import deadline_status, dropped_players, read_policy, resolve_refusal
@@ -125,6 +125,15 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
                 campaign.record_audit(turn, {"at": clock.stamp(), "turn": turn, "player": r.player,
                                              "file": r.file, "receipt": receipt(r.text), "by": "gm"})
         return results
+
+
+def store_clean(campaign: Campaign, turn: int, player: str, text: str) -> str:
+    """Store a player's clean orders as every intake does (mail, the web door): the canonical
+    text (game lines only, no password) under 'player:' and 'turn:' headers; the receipt."""
+    canonical = canonical_orders(text)
+    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
+    campaign.store_orders(turn, player, stored_text)
+    return receipt(stored_text)
 
 
 # ---- resolving -----------------------------------------------------------------------------
