@@ -139,7 +139,10 @@ def main() -> int:
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
         bench_script(ROOT / "bench" / "mail.py", "Mail")
+        bench_script(ROOT / "bench" / "mail_send.py", "Mail out (the one delivery path)")
         bench_script(ROOT / "bench" / "site.py", "Campaign website")
+        bench_script(ROOT / "bench" / "check_junk.py", "gm check on a megabyte of junk (issue 22 item 11)")
+        bench_script(ROOT / "bench" / "web.py", "The players' web door (gm serve)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

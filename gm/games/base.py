@@ -163,10 +163,24 @@ class Game:
         game's default orders)."""
         return self.default_orders(state, player)
 
+    def missed_orders(self, state: State, player: str, policy: str) -> str | None:
+        """What missing orders mean for ``player`` in this game under the missed-turn ``policy``
+        (default or bot), in the game's own words, for reminders ("your company builds nothing and
+        enters no race"); None: gm words it from default_orders (optional hook)."""
+        return None
+
     def order_form(self, view: State, player: str) -> str:
         """A blank order form for the player's next orders (comment lines help them fill it in),
         built from ``view`` = ``self.view(state, player)``, never from the raw state."""
         return ""
+
+    def map_composer(self, view: State, player: str) -> list[dict[str, str]]:
+        """How a page showing the player's picture with clickable places (the PNG's ``gm:hotspots``
+        note: each place's label and pixel centre) writes order lines from clicks: one entry per
+        line, {"label": the button's text, "line": how the line starts ("round 2:"), "first": the
+        first place ("({})" puts it in brackets), "then": each next place (" {}")}. The page only
+        writes text; the checker judges it. [] (the default): no map clicks."""
+        return []
 
     def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
                players: list[dict[str, Any]] | None = None):

@@ -30,8 +30,10 @@ def image_file(game: Game, viewer: str) -> str:
 
 
 def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict], dice: Dice, *,
-                   settings: dict[str, Any] | None = None, fail_after: str | None = None) -> list[str]:
-    """Write a resolved turn (state, dice, events, settings, reports, pictures); the state last."""
+                   settings: dict[str, Any] | None = None, opening: dict[str, Any] | None = None,
+                   fail_after: str | None = None) -> list[str]:
+    """Write a resolved turn (state, dice, events, settings, reports, pictures, the deadline it
+    opens); the state last, all in one atomic swap."""
     log = published_dice(turn, dice)
     secret_rolls = split_rolls(dice.log)[1]
     if secret_rolls:
@@ -41,7 +43,7 @@ def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, event
     reports = build_reports(campaign, game, turn, state, events, log)
     reports["digests.yaml"] = report_digests(reports)
     campaign.write_turn(turn, state=state, dice=log, events=events, reports=reports, settings=settings,
-                        fail_after=fail_after)
+                        opening=opening, fail_after=fail_after)
     return sorted(reports)
 
 

@@ -173,6 +173,11 @@ class RailwayRivals(Game):
         """A missing company does nothing: it builds nothing, enters no race (and is listed in ``nmr``)."""
         return None
 
+    def missed_orders(self, state, player, policy):
+        if policy == "default":
+            return "your company builds nothing and enters no race this turn"
+        return None
+
     def bot_orders(self, state, player):
         """The bot's orders for a missing company (the campaign's ``nmr_policy: bot``)."""
         if state["stage"] not in ("build", "operate"):
@@ -200,6 +205,10 @@ class RailwayRivals(Game):
         if view["stage"] == "operate" and player in view["players"]:
             return operating_form(view, game_map(view), player)
         return order_form(view, game_map(view), player)
+
+    def map_composer(self, view, player: str) -> list[dict[str, str]]:
+        from .compose import map_composer
+        return map_composer(view, player)
 
     # ---- what players see --------------------------------------------------------------------
     def view(self, state, viewer) -> State:
