@@ -14,7 +14,7 @@ from gm.store.orders import read_frame
 from gm.turn import runner
 
 GAME = get("railway-rivals")
-RACECOURSE = str(Path(__file__).resolve().parents[1] / "tests" / "cases" / "railway-rivals" / "maps" / "racecourse.yaml")
+RACECOURSE = str(Path(__file__).resolve().parent / "cases" / "railway-rivals" / "maps" / "racecourse.yaml")
 
 
 def scotland_errors(text: str) -> list[str]:

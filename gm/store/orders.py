@@ -204,8 +204,9 @@ SIGNOFF_WORDS = 4
 
 def signoff_hint(frame: OrderText, errors: list[OrderError]) -> None:
     """When the last few order lines are short and every one of them is an error of reading (none
-    was read as an order, legal or not), while an order line above them was read, they are most likely a sign-off written without the '-- ' line: the
-    first of their errors says so (the errors stay errors: gm does not guess)."""
+    was read as an order, legal or not), while an order line above them was read, they are most
+    likely a sign-off written without the '-- ' line: the first of their errors says so (the errors
+    stay errors: gm does not guess)."""
     wrong = {e.line for e in errors}
     tail: list[OrderLine] = []
     for line in reversed(frame.lines):

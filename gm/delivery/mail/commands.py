@@ -12,6 +12,7 @@ from gm.store.orders import read_frame
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
 from gm.delivery.mail.desk import Desk, Outcome
 from gm.delivery.mail.outbox import reply_message
+from gm.turn.links import site_links
 
 NAMES = ("help", "status", "orders", "resend", "press")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
@@ -105,6 +106,15 @@ def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: s
     return out
 
 
+COMMANDS = (  # (usage, what it does): the help reply and the website's players' page
+    ("help", "this text"),
+    ("status", "the turn, the deadline and whose orders are in"),
+    ("orders", "the orders stored for you for this turn"),
+    ("resend [TURN]", "your report of TURN again (the last one when no turn is given)"),
+)
+PRESS_COMMAND = ("press TO: TEXT", "a message to one player (name or id) or to all, where the campaign allows press")
+
+
 def help_text(desk: Desk, player: str | None = None) -> str:
     from gm.store.press import press_mode
     camp = desk.campaign
@@ -114,18 +124,20 @@ def help_text(desk: Desk, player: str | None = None) -> str:
              "white": "  press TO: TEXT    a message to one player (name or id) or to all, signed with your name"}
     players = ", ".join(f"{name_of(camp, p['id'])} ({p['id']})" for p in camp.players)
     who = player or "ID"
+    links = site_links(camp, camp.last_turn)
+    web = ["", "On the web:", f"  how to write orders, check the dice, these commands: {links['players']}",
+           f"  the last turn, with the whole map: {links['turn']}", f"  check the dice: {links['dice']}"
+           ] if links else []
     return "\n".join([
         f"{desk.game.title}: {camp.name}, turn {desk.turn}.",
         "",
         "Mail commands, one per message, in the subject or alone on the first line:",
-        "  help              this text",
-        "  status            the turn, the deadline and whose orders are in",
-        "  orders            the orders stored for you for this turn",
-        "  resend [TURN]     your report of TURN again (the last one when no turn is given)",
+        *(f"  {usage:<17} {what}" for usage, what in COMMANDS),
         press[mode],
         "",
         f"To send orders, start the message with 'player: {who}' and 'turn: {desk.turn}', then your orders.",
         f"Players: {players}.",
+        *web,
     ]) + "\n"
 
 
