@@ -4,6 +4,7 @@ link the turn's page (the whole map), the dice page and the players' page."""
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 import yaml
@@ -97,3 +98,21 @@ def test_a_site_url_must_be_a_web_address(value):
     with pytest.raises(UsageError, match="site_url is the web address"):
         check_site_url(value)
     assert check_site_url("https://example.org/camp/") == "https://example.org/camp"
+
+
+@pytest.mark.parametrize("name", [n for n in games.names() if n != "guess"])
+def test_every_game_s_reports_link_the_players_page(name, tmp_path):
+    game = games.get(name)
+    players = [f"p{i}:P{i}:p{i}@example.org" for i in range(1, max(game.min_players, 2) + 1)]
+    engine.new_campaign(tmp_path / "c", name, players, master=bytes(32))
+    config = yaml.safe_load((tmp_path / "c" / "campaign.yaml").read_text())
+    config.update(site_url="https://example.org/c", nmr_policy="bot")
+    (tmp_path / "c" / "campaign.yaml").write_text(yaml.safe_dump(config))
+    camp = Campaign(tmp_path / "c")
+    state = camp.state()
+    for player in game.due(state):
+        camp.store_orders(1, player, f"player: {player}\n" + game.random_orders(state, player, random.Random(1)))
+    engine.resolve(camp, force=True)
+    for ext in ("txt", "html", "md", "bbcode"):
+        text = (tmp_path / "c" / "turns" / "001" / "reports" / f"p1.{ext}").read_text()
+        assert "https://example.org/c/players.html" in text and "https://example.org/c/turn-001.html" in text, ext
