@@ -8,6 +8,7 @@ is 1; y grows downward (row 01 at the top), as in gm.hexmap.grid.
 """
 from __future__ import annotations
 
+import io
 import math
 import os
 from pathlib import Path
@@ -47,10 +48,8 @@ class MapPicture:
     def near(self, hexes) -> bytes:
         """The PNG of the map around ``hexes`` (a player's network), at the whole map's scale, with its
         title and key: what a report mail carries instead of the whole map (gm.hexmap.raster.near)."""
-        import io
-
-        from gm.hexmap.raster import near
-        from gm.store.pictures import palette, save_png
+        from gm.hexmap.raster import near  # Pillow only when a map is painted
+        from gm.store.pictures import palette, save_png  # (as savefig)
         part = near(self.image(), self.hexmap, hexes=list(hexes), title=self.title, entries=self.entries)
         out = io.BytesIO()
         save_png(palette(part), out, compress_level=6)

@@ -80,7 +80,7 @@ def picture(game, seen: Seen, fmt: str = "png") -> bytes | None:
     figure = drawing(game, seen)
     if figure is None:
         return None
-    from gm.store.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes  # lazy: Pillow only when a picture is drawn (gm check)
     return figure_bytes(figure, fmt)
 
 
@@ -93,6 +93,6 @@ def picture_focus(game, seen: Seen) -> list[str] | None:
 
 def extra_pictures(game, seen: Seen) -> dict[str, bytes]:
     """More pictures of the turn for this viewer, by file stem."""
-    from gm.store.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes  # lazy: Pillow only when a picture is drawn (gm check)
     return {stem: figure_bytes(fig, "png")
             for stem, fig in game.extra_images(seen.view, game_viewer(seen.viewer), players=seen.players).items()}

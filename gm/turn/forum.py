@@ -17,6 +17,7 @@ from pathlib import Path
 
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
+from gm.store.pictures import palette, save_png
 
 MAX_WIDTH = 800        # px: readable on a phone, accepted by common forum software
 MAX_BYTES = 500_000    # many forums refuse larger attachments
@@ -118,7 +119,7 @@ def cut_png(data: bytes, parts: list[Part], *, max_bytes: int = MAX_BYTES) -> li
 
 def _cut(image, parts: list[Part], max_bytes: int):
     """(each part's PNG bytes, the picture at the parts' scale or None)."""
-    from PIL import Image
+    from PIL import Image  # Pillow only for forum copies
     scaled: dict[float, Image.Image] = {}
     cuts = []
     for part in parts:
@@ -144,9 +145,8 @@ def _fit(image, width: int, max_bytes: int, *, shrink: bool) -> bytes:
     nothing visible lost on flat-coloured pictures), then fewer, then (``shrink``) smaller. zlib at
     level 3: Pillow's ``optimize`` (every filter, level 9) took most of a forum copy's time for a
     file a few per cent smaller (issue 24 item 11; `make bench`)."""
-    from PIL import Image
+    from PIL import Image  # Pillow only for forum copies
 
-    from gm.store.pictures import palette, save_png
     rgb = image.convert("RGB")
     for attempt in range(8 if shrink else 4):  # an overview: bilinear (averaging as Pillow shrinks) will do
         scaled = rgb if width == rgb.width else rgb.resize(

@@ -8,8 +8,10 @@ from typing import Any
 
 import jinja2
 
-from gm.delivery.record import ROLL_KEYS
+from gm.delivery.mail.commands import COMMANDS, PRESS_COMMAND
 from gm.delivery.site.standings import outcome_rows, standings
+from gm.store.dice import ROLL_KEYS
+from gm.turn.report import render_report, template_context
 from gm.turn.links import turn_page_name
 
 HERE = Path(__file__).parent
@@ -37,7 +39,6 @@ def page_name(turn: int) -> str:
 def report_body(campaign, game, turn: int, state: dict, events: list, players: list, dice: dict) -> str:
     """The turn's public report, as the game's own HTML template writes it, without its page frame.
     Pictures are left out here: the site shows them itself, with alt text."""
-    from gm.turn.report import render_report, template_context
     context = template_context(game, state, events, "public", turn=turn, campaign=campaign.name,
                                players=players, dice=dice, image=None, extra_images=[])
     html = render_report(context, "html", game_name=game.name, template_dirs=(campaign.path / "templates",))
@@ -98,7 +99,6 @@ def index_page(head: dict[str, Any], entries: list[dict[str, Any]], *, colours: 
 def players_page(head: dict[str, Any], guide_html: str, *, colours: dict[str, str] | None = None) -> str:
     """What players need and nothing of the GM's: how to write this game's orders (``guide_html``, the
     game's own text: gm.turn.report.players_guide), the mail commands, how to check the dice."""
-    from gm.delivery.mail.commands import COMMANDS, PRESS_COMMAND
     return render("players.html.j2", **common(head, colours), guide=guide_html, commands=[*COMMANDS, PRESS_COMMAND],
                   title="For the players")
 

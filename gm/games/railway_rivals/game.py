@@ -18,6 +18,7 @@ from .operate.bot import expansion_orders_text, race_orders_text
 from .operate.entries import open_races, read_entries
 from .operate.expansion import read_expansion, resolve_expansion
 from .operate.form import operating_form
+from .palette import COLOURS
 from .reading import capped
 from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
 from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
@@ -173,6 +174,11 @@ class RailwayRivals(Game):
         """A missing company does nothing: it builds nothing, enters no race (and is listed in ``nmr``)."""
         return None
 
+    def missed_orders(self, state, player, policy):
+        if policy == "default":
+            return "your company builds nothing and enters no race this turn"
+        return None
+
     def bot_orders(self, state, player):
         """The bot's orders for a missing company (the campaign's ``nmr_policy: bot``)."""
         if state["stage"] not in ("build", "operate"):
@@ -224,7 +230,6 @@ class RailwayRivals(Game):
 
     def player_colours(self, view):
         """Each company's colour as the map draws it (the colour its orders chose)."""
-        from .palette import COLOURS
         companies = view.get("companies") or {}
         return {p: COLOURS.get(c.get("colour"), c.get("colour")) for p, c in companies.items()
                 if isinstance(c, dict) and c.get("colour")}
