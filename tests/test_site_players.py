@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gm import games
-from gm.delivery.mail.commands import COMMANDS
+from gm.delivery.help import COMMANDS
 from gm.delivery.site import build
 from gm.store.campaign import Campaign
 from test_site_support import GAME_NAMES, copy_campaign, seeded_campaign, start_chromium

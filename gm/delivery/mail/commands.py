@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
+from gm.delivery.help import COMMANDS
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
 from gm.delivery.mail.deadline_note import deadline_line, with_deadline
 from gm.delivery.mail.desk import Desk, Outcome
@@ -111,15 +112,6 @@ def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: s
     out.reply = reply_message(desk.campaign, player, "Unknown command", f"{top}\n{help_text(desk, player)}",
                               in_reply_to=incoming.message_id)
     return out
-
-
-COMMANDS = (  # (usage, what it does): the help reply and the website's players' page
-    ("help", "this text"),
-    ("status", "the turn, the deadline and whose orders are in"),
-    ("orders", "the orders stored for you for this turn"),
-    ("resend [TURN]", "your report of TURN again (the last one when no turn is given)"),
-)
-PRESS_COMMAND = ("press TO: TEXT", "a message to one player (name or id) or to all, where the campaign allows press")
 
 
 def help_text(desk: Desk, player: str | None = None) -> str:

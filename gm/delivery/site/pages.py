@@ -8,7 +8,7 @@ from typing import Any
 
 import jinja2
 
-from gm.delivery.mail.commands import COMMANDS, PRESS_COMMAND
+from gm.delivery.help import COMMANDS, PRESS_COMMAND
 from gm.delivery.site.standings import outcome_rows, standings
 from gm.store.dice import ROLL_KEYS
 from gm.turn.report import render_report, template_context
