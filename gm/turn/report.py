@@ -116,6 +116,14 @@ def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
     return template.render(**context, ext=ext)
 
 
+def players_guide(*, game_name: str, template_dirs: tuple[Path, ...] = (), **context: Any) -> str:
+    """How to write this game's orders, as HTML for the players' page: the game's own
+    ``<game>/players.html.j2`` (a GM's template folder first), else the general one."""
+    env = environment(template_dirs, html=True)
+    template = env.select_template([f"{game_name}/players.html.j2", "players.html.j2"])
+    return template.render(**context)
+
+
 def dice_section(turn: int, dice: dict[str, Any], next_seed: bytes | None) -> dict[str, Any]:
     """The dice section every report carries, from what the viewer gets of the turn's dice (the one
     door, ``gm.store.viewing.visible_dice``): this turn's seed revealed with the digest of its
