@@ -9,7 +9,7 @@ import importlib
 from gm.store.errors import UsageError
 from gm.store.names import suggestion
 from gm.games.base import Game
-from gm.games.installed import entry_points_table
+from gm.games.discovery import entry_points_table
 
 # games added in this process without an installed distribution (tests): name -> "module:attribute"
 _added: dict[str, str] = {}

@@ -152,7 +152,7 @@ class Game:
     def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice,
               names: dict[str, str] | None = None) -> State:
         """The state before turn 1. ``names`` ({id: display name}, as the campaign had them at set-up)
-        may name things after the players (a Railway Rivals company); it is recorded with turn 0,
+        may name things after the players (a company called after its owner); it is recorded with turn 0,
         so a later change of name never changes a replay. A game that names nothing ignores it."""
         raise NotImplementedError
 
