@@ -109,3 +109,14 @@ def test_no_module_outside_a_games_own_package_names_a_game():
             if pattern.search(line) and not (rel.startswith("gm/cli/") and re.search(r"\bgm \w+", line)):
                 hits.append(f"{rel}:{number}: {line.strip()}")
     assert hits == []
+
+
+def test_a_game_must_say_what_each_viewer_sees():
+    """No default view: a game that forgot view() would otherwise show every viewer the whole state."""
+    from gm.games.base import Game
+
+    class Forgetful(Game):
+        name = "forgetful"
+
+    with pytest.raises(NotImplementedError, match="define view"):
+        Forgetful().view({"secret": 1}, "public")

@@ -1,6 +1,7 @@
 """`gm map check` and `gm map render` for every game's data files in its package's maps/, not only hex maps."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -77,3 +78,14 @@ def test_every_error_of_an_imperial_network_card_file_is_located(tmp_path):
             for key in ("station:", "train_cost:") if line.startswith(key) or line.startswith("  " + key)}
     assert f"cards.yaml:{rows['station:']}:3: station cost must be a whole number of at least 1, not -20" in out
     assert f"cards.yaml:{rows['train_cost:']}:1: train_cost must be a whole number of at least 1, not 'x'" in out
+
+
+def test_gm_maps_points_every_game_at_a_collection_of_its_own(tmp_path, monkeypatch):
+    (tmp_path / "railway-rivals").mkdir()
+    shutil.copy(maps("railway-rivals") / "tutorial.yaml", tmp_path / "railway-rivals" / "rohan.yaml")
+    monkeypatch.setenv("GM_MAPS", str(tmp_path))
+    game = games.get("railway-rivals")
+    assert game.maps_folder() == tmp_path / "railway-rivals" and game.maps() == ["rohan"]
+    assert run("map", "check", tmp_path / "railway-rivals" / "rohan.yaml").output.strip().endswith(": ok")
+    monkeypatch.delenv("GM_MAPS")
+    assert "tutorial" in game.maps() and game.maps_folder().parent == game.package_files()

@@ -1,4 +1,4 @@
-"""Thurn und Taxis maps: loading and checking a map file (format in maps/thurn-und-taxis/README.md)."""
+"""Thurn und Taxis maps: loading and checking a map file (format in maps/README.md beside this module)."""
 from __future__ import annotations
 
 import functools
