@@ -218,6 +218,10 @@ class RailwayRivals(Game):
             return operating_form(view, game_map(view), player)
         return order_form(view, game_map(view), player)
 
+    def map_composer(self, view, player: str) -> list[dict[str, str]]:
+        from .compose import map_composer
+        return map_composer(view, player)
+
     # ---- what players see --------------------------------------------------------------------
     def standings(self, view, players):
         return standings(view, players)
