@@ -119,10 +119,22 @@ def _md_escape(text: Any) -> str:
 def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
                   template_dirs: tuple[Path, ...] = ()) -> str:
     ext = format_ext(fmt)
-    own = games.get(game_name).templates_folder() if game_name in games.installed() else None
-    env = environment(template_dirs, html=ext == "html", game=(game_name, own))
+    env = environment(template_dirs, html=ext == "html", game=_own_templates(game_name))
     template = env.select_template([f"{game_name}/report.{ext}.j2", f"report.{ext}.j2"])
     return template.render(**context, ext=ext)
+
+
+def _own_templates(game_name: str) -> tuple[str, Path | None]:
+    """The game's own templates folder (its package's ``templates/``), served as ``<game>/...``."""
+    return game_name, games.get(game_name).templates_folder() if game_name in games.installed() else None
+
+
+def players_guide(*, game_name: str, template_dirs: tuple[Path, ...] = (), **context: Any) -> str:
+    """How to write this game's orders, as HTML for the players' page: the game's own
+    ``<game>/players.html.j2`` (a GM's template folder first), else the general one."""
+    env = environment(template_dirs, html=True, game=_own_templates(game_name))
+    template = env.select_template([f"{game_name}/players.html.j2", "players.html.j2"])
+    return template.render(**context)
 
 
 def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: list[dict]) -> dict[str, Any]:
