@@ -116,8 +116,10 @@ def status(directory: str, as_json: bool) -> None:
     from gm.time.schedule import deadline_lines, timing_json
     campaign = campaign_at(directory)
     info = campaign_status(campaign)
+    from gm.delivery.mail.automatic import bounce_lines  # what mail bounced, from the players' servers
+    bounced = bounce_lines(campaign)
     if as_json:
-        click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
+        click.echo(json.dumps(dict(info, timing=timing_json(campaign), bounces=bounced), indent=2))
         return
     rows = deadline_lines(campaign)  # read every setting before printing: an error is then the only line
     if info["finished"]:
@@ -130,6 +132,8 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"  orders missing: {', '.join(labelled(campaign.players, info['missing'])) or '-'}")
     for label, text in rows:
         click.echo(f"  {label + ':':<15} {text}")
+    for line in bounced:
+        click.echo(f"  {line}")
 
 
 def _count(n: int, word: str) -> str:
@@ -349,11 +353,12 @@ def route(directory: str, origin: str, destination: str, player: str) -> None:
 # ---- commands kept in modules of their own ----------------------------------------------------
 from gm.cli import run as cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
 from gm.cli.audit import case, dice, replay  # noqa: E402  (checking a campaign's record: gm replay, dice, case)
+from gm.cli.inbox import inbox  # noqa: E402  (gm inbox: what players wrote to the GM)
 from gm.cli.mail import mail  # noqa: E402  (gm mail ...)
 from gm.cli.simulate import simulate  # noqa: E402
 from gm.cli.site import export, site  # noqa: E402  (gm site, gm export)
 
-for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
+for command in (mail, inbox, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
                 cli_run.list_command, site, export, replay, dice, case):
     main.add_command(command)
 

@@ -20,6 +20,7 @@ BOUNCES = "bounces.yaml"  # under inbox/: one line per bounce read
 _ROBOT_SENDERS = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon", "noreply-dmarc-support")
 _PRECEDENCE = ("bulk", "junk", "list", "auto_reply", "auto-reply")
 _MSGID = re.compile(r"<[^<>\s]{1,250}>")
+_RETURNED_ID = re.compile(r"^message-id:[ \t]*(<[^<>\s]{1,250}>)", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,11 @@ def read_bounce(raw: bytes) -> Bounce:
                 _status_fields(part, out)
             elif ctype in ("message/rfc822", "text/rfc822-headers", "message/rfc822-headers"):
                 _returned(part, out)
-        if not out.recipients:  # no report: the returned headers or the text may name the address
+        if not out.recipients or not out.message_ids:  # no report (qmail): the text names them
             text = raw[:64 * 1024].decode("utf-8", "replace")
-            out.recipients = sorted(set(re.findall(r"<([^<>\s@]{1,64}@[^<>\s]{1,200})>", text)))[:20]
+            body = text.split("\n\n", 1)[-1] if "\n\n" in text else text.split("\r\n\r\n", 1)[-1]
+            out.recipients = out.recipients or sorted(set(re.findall(r"<([^<>\s@]{1,64}@[^<>\s]{1,200})>", body)))[:20]
+            out.message_ids = out.message_ids or _RETURNED_ID.findall(body)[:1]
     except Exception:  # noqa: BLE001 - a broken bounce is still a bounce, just an unnamed one
         pass
     return out

@@ -129,13 +129,15 @@ def attributions(lines: list[str]) -> list[int]:
         if lines[i].strip():
             below = lines[i].lstrip().startswith(">")
     for i, line in enumerate(lines):
-        if not below_quoted[i] or line.lstrip().startswith(">"):
+        if not below_quoted[i] or line.lstrip().startswith(">") or not line.rstrip().endswith(":"):
             continue
-        if is_attribution(line):
+        above = lines[i - 1] if i > 0 else ""
+        wrapped = (above.strip() and not above.lstrip().startswith(">") and _ATTRIBUTION_START.match(above)
+                   and len(line.split()) <= 3 and is_attribution(above.rstrip() + " " + line.strip()))
+        if wrapped:  # "On Sat, ... The GM <gm@…>" / "wrote:", or "Am ... schrieb The GM <" / "gm@…>:"
+            out += [i - 1, i]
+        elif is_attribution(line):
             out.append(i)
-            if i > 0 and lines[i - 1].strip() and not lines[i - 1].rstrip().endswith(":") \
-                    and _ATTRIBUTION_START.match(lines[i - 1]) and len(line.split()) <= 3:
-                out.append(i - 1)  # "On Sat, ... <gm@…>" wrapped above a short "wrote:"
     return sorted(out)
 
 
@@ -153,7 +155,7 @@ APP_SIGNATURE = re.compile(
     r"|enviado desde mi (iphone|ipad|smartphone|samsung[\w ]*|dispositivo [\w ]+)|enviado do meu (iphone|celular)"
     r"|inviato da(l mio)? (iphone|ipad|smartphone|samsung[\w ]*|yahoo mail)[\w ]*"
     r"|verzonden (vanaf|met) (mijn )?(iphone|ipad|samsung[\w ]*|outlook)[\w ]*"
-    r"|skickat från min (iphone|ipad|samsung[\w ]*))\s*\.?\s*$",
+    r"|skickat från min (iphone|ipad|samsung[\w ]*))\s*\.?\s*(<https?://[^<>\s]{1,200}>)?\s*$",
     re.IGNORECASE)
 
 # words a closing starts with ("Best wishes," / "Cat", "Thanks!", "Cheers, Bob")

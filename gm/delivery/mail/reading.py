@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from gm.store.orders import read_frame
 from gm.turn.engine import check_text
 from gm.delivery.mail.desk import Desk
-from gm.delivery.mail.quoting import Cleaned, closing_candidate
+from gm.delivery.mail.quoting import Cleaned, closing_candidate, fold
 
 MESSAGE_FILE = "message"
 MAX_PROBED = 40  # a headerless text longer than this is read as orders (errors and all)
@@ -35,6 +35,16 @@ def looks_like_order(desk: Desk, player: str, text: str) -> bool:
     return any((problem.col or 1) > first for problem in checked.problems)
 
 
+def _own_name(desk: Desk, player: str, lines: list[tuple[int, str]]) -> list[int]:
+    """The last line, when it is the sender's own name (or first name, or id) and nothing else."""
+    if not lines:
+        return []
+    name = str(desk.campaign.player(player).get("name") or player)
+    own = {fold(name), fold(name.split()[0]) if name.split() else "", fold(player)} - {""}
+    number, text = lines[-1]
+    return [number] if fold(text.strip().rstrip(".,!")) in own else []
+
+
 def reading_of(desk: Desk, player: str, cleaned: Cleaned) -> Reading:
     text = cleaned.text
     frame = read_frame(text)
@@ -46,7 +56,7 @@ def reading_of(desk: Desk, player: str, cleaned: Cleaned) -> Reading:
     if checked.ok:
         return out
     wrong = {problem.line for problem in checked.problems}
-    closing = closing_candidate(out.lines)
+    closing = closing_candidate(out.lines) or _own_name(desk, player, out.lines)
     if closing and len(closing) < len(out.lines) and all(n in wrong for n in closing):
         block = [t for n, t in out.lines if n in closing]
         if not any(looks_like_order(desk, player, t) for t in block):
