@@ -39,6 +39,7 @@ class Outcome:
     capped: str | None = None        # press | answers: over a per-turn cap (the player told once)
     withheld: bool = False           # the reply was held back by the loop guard (logged only)
     forward: EmailMessage | None = None  # a message for the GM, to the GM's own address (mail.gm)
+    secrets: list[str] = field(default_factory=list)  # password values the message held (never kept)
 
     @property
     def key(self) -> str:

@@ -39,6 +39,11 @@ def keep(desk: Desk, player: str, incoming: Incoming, text: str, *, digest: str,
         lines.pop()
     said = "\n".join(lines)[:MAX_CHARS]
     when = incoming.date or desk.now
+    earlier = next((e for e in messages(desk.campaign) if e.get("player") == player and e.get("text") == said), None)
+    if earlier is not None:  # an auto-responder that marks nothing sends the same text every time
+        return Outcome(digest, incoming.sender, player, "ignored",
+                       f"for the GM ({player}): the same text as the message kept on {earlier.get('at')}; "
+                       "not kept again, no reply sent (loop guard)", date=incoming.date, command="gm")
     entry = {"at": when.astimezone(dt.timezone.utc).isoformat(timespec="seconds"), "turn": desk.turn,
              "player": player, "subject": " ".join(incoming.subject.split())[:200], "text": said,
              "digest": digest[:32]}

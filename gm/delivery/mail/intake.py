@@ -20,6 +20,7 @@ from gm.store.campaign import Campaign
 from gm.store.fileio import atomic_write
 from gm.delivery.mail import commands, for_gm, oversize
 from gm.delivery.mail.automatic import record_bounce
+from gm.delivery.mail.passwords import password_values, redact
 from gm.delivery.mail.limits import loop_guard
 from gm.delivery.mail.reading import reading_of
 from gm.store.orders import read_frame
@@ -66,6 +67,8 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
             except Exception as exc:  # a bug met in one message must not jam every later fetch
                 outcome = _crashed(desk, digest, head, exc)
             _guard(desk, outcome)
+            if outcome.secrets:  # the kept copy never holds a password (the check is done)
+                atomic_write(path, redact(raw, outcome.secrets))
             _keep(desk, outcome)
             outcomes.append(outcome)
         return Fetched(outcomes, failure)
@@ -126,6 +129,13 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head, *, size: int) -> Ou
     if untrusted:
         notes.append(f"the Date: of your message ({head.date:%Y-%m-%d %H:%M} UTC) lies in the future; "
                      f"it counts as received at {date:%Y-%m-%d %H:%M} UTC")
+    outcome = _read(desk, digest, head, player, incoming, notes)
+    outcome.secrets = password_values(incoming.text)
+    return outcome
+
+
+def _read(desk: Desk, digest: str, head: Head, player: str, incoming, notes: list[str]) -> Outcome:
+    date = incoming.date
     if head.robot is not None and not read_frame(incoming.text).headers:  # list mail with no orders
         return Outcome(digest, head.sender, player, "ignored",
                        f"ignored ({player}): {head.robot.why}, with no orders (no reply sent)",
