@@ -19,7 +19,15 @@ from gm.delivery.mail.outbox import reply_message
 NAMES = ("help", "status", "orders", "resend", "press", "gm")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
              "press TO: TEXT, gm: TEXT (in the subject, or alone on the first line).")
-_WORD = re.compile(r"^(help|status|orders|resend|press|gm(?=\s*:))\b[\s.!?]*(.*)$", re.IGNORECASE | re.DOTALL)
+_WORD = re.compile(r"^(?:(help|status|orders|resend|press)\b|(gm)\s*:)[\s.!?]*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _match(text: str) -> tuple[str, str] | None:
+    """(command name, what follows it) when ``text`` starts with a command."""
+    found = _WORD.match(text)
+    if not found:
+        return None
+    return (found.group(1) or found.group(2)).lower(), found.group(3)
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|wg|sv|tr)\s*:\s*|\[[^\]]{0,80}\]\s*)+", re.IGNORECASE)
 
 
@@ -50,22 +58,20 @@ def detect(subject: str, text: str) -> Command | None:
     lines = body_lines(text)
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is not None:
-        found = _WORD.match(lines[first].strip())
+        found = _match(lines[first].strip())
         if found:
-            rest = "\n".join([found.group(2)] + lines[first + 1:]).strip()
-            name = found.group(1).lower()
+            name, after = found
+            rest = "\n".join([after] + lines[first + 1:]).strip()
             if name != "orders" or not rest:
-                return Command(name, rest if name in ("press", "resend", "gm") else found.group(2).strip(),
-                               "first line")
+                return Command(name, rest if name in ("press", "resend", "gm") else after.strip(), "first line")
     if read_frame(text, skip_preamble=True).headers:
         return None
-    found = _WORD.match(_SUBJECT_PREFIX.sub("", subject or "").strip())
+    found = _match(_SUBJECT_PREFIX.sub("", subject or "").strip())
     if not found:
         return None
-    name = found.group(1).lower()
+    name, argument = found[0], found[1].strip()
     if name == "orders" and first is not None:
         return None  # "Orders" is what many players write in the subject of their orders
-    argument = found.group(2).strip()
     if name in ("press", "gm") and first is not None:
         argument = "\n".join([argument] + lines[first:]).strip()
     return Command(name, argument, "subject")

@@ -31,7 +31,7 @@ from gm.delivery.mail.desk import Desk, Outcome, stem
 from gm.delivery.mail.inbox import raw_messages
 from gm.store.logbook import check_plain
 from gm.delivery.mail.outbox import reply_message, write_eml
-from gm.delivery.mail.settings import MailError, gm_log, max_bytes
+from gm.delivery.mail.settings import LIMITS, MailError, gm_address, gm_log, limit, max_bytes
 
 __all__ = ["Fetched", "Outcome", "fetch", "MESSAGE_FILE"]
 
@@ -51,6 +51,9 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
         inbox = campaign.path / "inbox"
         for log in ("mail.log", "inbox/processed-log.yaml", "inbox/sources.yaml", "outbox/sent-log.yaml"):
             check_plain(campaign.path / log)  # before anything is kept: a linked log changes nothing
+        gm_address(campaign)  # a bad mail.gm or limit is one line before anything is kept, not a failure per message
+        for name in LIMITS:
+            limit(campaign, name)
         failure = _keep_new(campaign, settings, imap_factory, now)
         desk = Desk(campaign, now)
         fresh = [inbox / name for name in sorted(_kept_names(inbox)) if name[:-4] not in desk.ledger.done]
