@@ -170,7 +170,7 @@ def test_a_password_line_in_any_case_and_spacing(line):
     assert is_password_line(line)
     frame = read_frame(f"player: ann\n{line}\nguess 2\n")
     assert frame.headers["password"] == "tulip-42"
-    assert "tulip" not in without_password(f"hello\n{line}\nbye") and "hello\nbye" == without_password(f"hello\n{line}\nbye")
+    assert without_password(f"hello\n{line}\nbye") == "hello\nbye"
     assert not is_password_line("> " + line) and not is_password_line("passwort: x")
 
 

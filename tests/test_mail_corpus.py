@@ -3,6 +3,7 @@ tests/mail/corpus/ (index.yaml names the program each imitates and what gm must 
 fetched from a Maildir into a Railway Rivals campaign and must be: stored with exactly these
 orders, refused with a clear reply, never answered, or passed to the GM; never more than one
 reply, and a second fetch changes nothing."""
+
 from __future__ import annotations
 
 import shutil
@@ -29,12 +30,23 @@ CLASSES = ("stored", "refused", "silent", "gm")
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
     root = tmp_path_factory.mktemp("corpus")
-    camp = new_campaign(root / "camp", "railway-rivals", ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"],
-                        map_name="tutorial", master=(137).to_bytes(2, "big") * 16)  # dice 6, 5, 6
+    camp = new_campaign(
+        root / "camp",
+        "railway-rivals",
+        ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"],
+        map_name="tutorial",
+        master=(137).to_bytes(2, "big") * 16,
+    )  # dice 6, 5, 6
     for player in ("ann", "bob"):  # the set-up reports, as `gm mail send --send` logs them
-        append_entry(camp.path / "outbox" / "sent-log.yaml",
-                     {"key": f"report:0:{player}", "to": f"{player}@example.org",
-                      "message_id": f"<report-0-{player}@example.org>", "at": "2026-11-28T18:02:00+00:00"})
+        append_entry(
+            camp.path / "outbox" / "sent-log.yaml",
+            {
+                "key": f"report:0:{player}",
+                "to": f"{player}@example.org",
+                "message_id": f"<report-0-{player}@example.org>",
+                "at": "2026-11-28T18:02:00+00:00",
+            },
+        )
     return camp.path
 
 
@@ -42,8 +54,12 @@ def test_the_corpus_is_large_and_covers_every_class():
     assert len(ENTRIES) >= 60
     assert {e["expect"] for e in ENTRIES} == set(CLASSES)
     assert all(e["program"] and (CORPUS / e["file"]).is_file() for e in ENTRIES)
-    assert sum(e["expect"] == "silent" and (CORPUS / e["file"]).read_bytes().count(b"ann@example.org") > 0
-               for e in ENTRIES) >= 8  # auto-replies and bounces from (or for) a player's own address
+    assert (
+        sum(
+            e["expect"] == "silent" and (CORPUS / e["file"]).read_bytes().count(b"ann@example.org") > 0 for e in ENTRIES
+        )
+        >= 8
+    )  # auto-replies and bounces from (or for) a player's own address
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"][:-4] for e in ENTRIES])
@@ -78,7 +94,8 @@ def test_a_message_as_its_program_sends_it(entry, template, tmp_path, monkeypatc
     if expect != "silent":
         assert "see attached" not in text.lower()
     if entry.get("bounce"):
-        assert any(line.startswith(f"{entry['bounce']}: last report bounced on 2026-11-29")
-                   for line in bounce_lines(camp)), bounce_lines(camp)
+        assert any(
+            line.startswith(f"{entry['bounce']}: last report bounced on 2026-11-29") for line in bounce_lines(camp)
+        ), bounce_lines(camp)
     assert fetch(camp, inbox_settings(camp, maildir=str(box))).outcomes == []  # one reply, ever
     assert len(list((camp.path / "outbox" / "replies").glob("reply-*.eml"))) == len(replies)

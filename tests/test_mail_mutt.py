@@ -2,6 +2,7 @@
 format=flowed orders with a soft-broken line and a closing, an order file attached, a question for
 the GM. What the server received is fetched into a Railway Rivals campaign (issue 23). Outside CI a
 missing Mutt skips these tests; in CI (CI=true) it fails them (.ci/run installs mutt)."""
+
 from __future__ import annotations
 
 import os
@@ -53,8 +54,13 @@ set tmpdir="{home}"
             args += ["-a", *map(str, attachments)]
         args += ["--", "gm@example.org"]
         with open(home / "body.txt", "rb") as stdin:
-            done = subprocess.run(args, stdin=stdin, capture_output=True, timeout=60,
-                                  env={"HOME": str(home), "PATH": os.environ.get("PATH", "")})
+            done = subprocess.run(
+                args,
+                stdin=stdin,
+                capture_output=True,
+                timeout=60,
+                env={"HOME": str(home), "PATH": os.environ.get("PATH", "")},
+            )
         assert done.returncode == 0, done.stderr.decode(errors="replace")
         assert len(room.received) == before + 1
         return room.raw[-1]
@@ -72,16 +78,25 @@ set tmpdir="{home}"
 
 
 def test_mail_sent_by_mutt_is_read(mutt, tmp_path):
-    camp = new_campaign(tmp_path / "camp", "railway-rivals", ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"],
-                        map_name="tutorial", master=(137).to_bytes(2, "big") * 16)
-    flowed = mutt("Orders turn 1", "player: ann\nturn: 1\nround 1: (0203) 0204 0205 \n0206 0207\nround 2: (0207) 0208\n\n"
-                                   "Cheers, Ann\n")
+    camp = new_campaign(
+        tmp_path / "camp",
+        "railway-rivals",
+        ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"],
+        map_name="tutorial",
+        master=(137).to_bytes(2, "big") * 16,
+    )
+    flowed = mutt(
+        "Orders turn 1",
+        "player: ann\nturn: 1\nround 1: (0203) 0204 0205 \n0206 0207\nround 2: (0207) 0208\n\nCheers, Ann\n",
+    )
     assert b"format=flowed" in flowed
     (tmp_path / "orders.txt").write_text("player: ann\nturn: 1\nround 1: (0203) 0207\n", encoding="utf-8")
     attached = mutt("my orders", "They are in the file.\n", tmp_path / "orders.txt")
     question = mutt("a question", "Could I have an extra day? I am away until Tuesday.\n\nThanks,\nAnn\n")
-    outs = [fetch(camp, inbox_settings(camp, maildir=str(maildir_with(tmp_path / f"box{i}", raw)))).outcomes[0]
-            for i, raw in enumerate((flowed, attached, question))]
+    outs = [
+        fetch(camp, inbox_settings(camp, maildir=str(maildir_with(tmp_path / f"box{i}", raw)))).outcomes[0]
+        for i, raw in enumerate((flowed, attached, question))
+    ]
     assert [o.status for o in outs] == ["stored", "stored", "answered"], [o.line for o in outs]
     first = outs[0].reply.get_content()
     assert "round 1: (0203) 0204 0205 0206 0207" in first and "not read as orders: 'Cheers, Ann'" in first

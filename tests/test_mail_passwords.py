@@ -1,10 +1,11 @@
 """Passwords are read in one place and kept nowhere (issue 22.2): a campaign played by mail with
 passwords written every way players write them, then every file gm wrote is searched for them."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-from test_mail_support import ANN, BOB, guess_campaign, maildir_with, message
+from test_mail_support import BOB, guess_campaign, maildir_with, message
 from test_run_support import gm
 
 from gm.delivery.mail.passwords import set_password
@@ -24,16 +25,36 @@ def test_a_campaign_with_passwords_keeps_them_nowhere(tmp_path, monkeypatch):
     for turn in (1, 2, 3):
         pw = {p: SPELLINGS[(turn + i) % len(SPELLINGS)].format(w) for i, (p, w) in enumerate(PASSWORDS.items())}
         day = f"{turn:02d} Dec 2026"
-        maildir_with(box, message(f"player: ann\n{pw['ann']}\nturn: {turn}\nguess {turn}\n", date=f"Tue, {day} 09:00:00 +0000",
-                                  msgid=f"<a{turn}@example.org>"),
-                     message(f"Hi GM,\n\nplayer: bob\nturn: {turn}\n{pw['bob']}\nguess 4\n\nBob\n", sender=BOB,
-                             date=f"Tue, {day} 09:05:00 +0000", msgid=f"<b{turn}@example.org>"),
-                     message(f"press all: the north is mine\n{pw['ann']}\n", date=f"Tue, {day} 09:10:00 +0000",
-                             msgid=f"<p{turn}@example.org>"),
-                     message(f"gm: may I have a day more?\n{pw['bob']}\n", sender=BOB, date=f"Tue, {day} 09:15:00 +0000",
-                             msgid=f"<g{turn}@example.org>"),
-                     message(f"player: ann\nturn: {turn}\npassword: wrong-one\nguess 1\n", date=f"Tue, {day} 09:20:00 +0000",
-                             msgid=f"<w{turn}@example.org>"))
+        maildir_with(
+            box,
+            message(
+                f"player: ann\n{pw['ann']}\nturn: {turn}\nguess {turn}\n",
+                date=f"Tue, {day} 09:00:00 +0000",
+                msgid=f"<a{turn}@example.org>",
+            ),
+            message(
+                f"Hi GM,\n\nplayer: bob\nturn: {turn}\n{pw['bob']}\nguess 4\n\nBob\n",
+                sender=BOB,
+                date=f"Tue, {day} 09:05:00 +0000",
+                msgid=f"<b{turn}@example.org>",
+            ),
+            message(
+                f"press all: the north is mine\n{pw['ann']}\n",
+                date=f"Tue, {day} 09:10:00 +0000",
+                msgid=f"<p{turn}@example.org>",
+            ),
+            message(
+                f"gm: may I have a day more?\n{pw['bob']}\n",
+                sender=BOB,
+                date=f"Tue, {day} 09:15:00 +0000",
+                msgid=f"<g{turn}@example.org>",
+            ),
+            message(
+                f"player: ann\nturn: {turn}\npassword: wrong-one\nguess 1\n",
+                date=f"Tue, {day} 09:20:00 +0000",
+                msgid=f"<w{turn}@example.org>",
+            ),
+        )
         monkeypatch.setenv("GM_NOW", f"2026-12-{turn:02d}T12:00Z")
         out = gm("mail", "fetch", camp.path, "--maildir", box).output
         assert out.count("stored (") == 2 and out.count("refused (ann): wrong password") == 1, out
@@ -67,6 +88,7 @@ def test_a_password_in_an_encoded_body_is_taken_out_of_the_kept_copy(tmp_path, m
     [kept] = (camp.path / "inbox").glob("*.eml")
     import email
     import email.policy
+
     text = email.message_from_bytes(kept.read_bytes(), policy=email.policy.default).get_content()
     assert "tulip-42" not in text and "Password : (password removed)" in text and "guess 3" in text
     assert Path(camp.path / "turns").is_dir() and camp.stored_orders(1)["ann"].endswith("guess 3\n")

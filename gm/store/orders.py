@@ -32,7 +32,8 @@ TYPOGRAPHY = str.maketrans({
     "\u3000": " ",
 })
 
-__all__ = ["HEADER_KEYS", "TYPOGRAPHY", "is_password_line", "without_password", "MAX_ERRORS", "OrderLine", "OrderText", "read_frame", "capped", "collect", "canonical_text",
+__all__ = ["HEADER_KEYS", "TYPOGRAPHY", "is_password_line", "without_password", "MAX_ERRORS", "OrderLine",
+           "OrderText", "read_frame", "capped", "collect", "canonical_text",
            "decode_order_bytes", "frame_player", "located_lines", "preamble_note"]
 
 

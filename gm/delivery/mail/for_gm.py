@@ -77,7 +77,8 @@ def forward_message(campaign: Campaign, entry: dict[str, Any], to: str) -> Email
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(f"{name} ({entry['player']}) wrote to the GM on {entry['at']} (turn {entry['turn']}).\n"
                     f"Subject: {entry['subject']}\n\n{entry['text']}\n\n"
-                    f"(Kept in {campaign.path.name}/inbox/; `gm inbox {campaign.path.name}` lists every such message.)\n")
+                    f"(Kept in {campaign.path.name}/inbox/; `gm inbox {campaign.path.name}` lists every "
+                    "such message.)\n")
     return msg
 
 
