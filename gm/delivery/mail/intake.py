@@ -26,7 +26,8 @@ from gm.delivery.mail.reading import reading_of
 from gm.store.orders import read_frame
 from gm.turn.engine import check_text
 from gm.delivery.mail.answer import MESSAGE_FILE, apply_orders  # noqa: F401  (MESSAGE_FILE: part of this module's API)
-from gm.delivery.mail.body import BadMessage, Head, clean_order_text, read_head, read_incoming
+from gm.delivery.mail.body import BadMessage, Cleaned, Head, clean_order_text, read_head, read_incoming
+from gm.delivery.mail.smtp import already_sent
 from gm.delivery.mail.desk import Desk, Outcome, stem
 from gm.delivery.mail.inbox import raw_messages
 from gm.store.logbook import check_plain
@@ -156,7 +157,7 @@ def _read(desk: Desk, digest: str, head: Head, player: str, incoming, notes: lis
             return commands.unknown(desk, player, incoming, word, digest=digest, errors=checked.errors)
         hint = (f"If it was meant as orders, begin them with the lines 'player: {player}' and "
                 f"'turn: {desk.turn}'." if reading.lines else "")
-        return for_gm.keep(desk, player, incoming, _own_words(incoming.text, cleaned), digest=digest,
+        return for_gm.keep(desk, player, incoming, _own_words(cleaned), digest=digest,
                            why="no orders and no mail command", hint=hint)
     if reading.passed_over:
         notes.append("not read as orders: " + " ".join(repr(line) for line in reading.passed_over))
@@ -175,7 +176,7 @@ def _lone_word(text: str) -> str | None:
     return None
 
 
-def _own_words(text: str, cleaned) -> str:
+def _own_words(cleaned: Cleaned) -> str:
     """What the player wrote to the GM: the message without the quoted earlier message."""
     lines = cleaned.text.split("\n")
     return "\n".join(line for line in lines if not line.lstrip().startswith(">"))
@@ -186,7 +187,6 @@ def _automatic(desk: Desk, digest: str, raw: bytes, head: Head, player: str | No
     status` when it concerns a player."""
     robot = head.robot
     if robot.kind == "bounce":
-        from gm.delivery.mail.smtp import already_sent
         who, line = record_bounce(desk.campaign, raw, at=date or desk.now, addresses=desk.addresses,
                                   sent=already_sent(desk.campaign))
         return Outcome(digest, head.sender, who, "ignored", line, date=date, automatic="bounce")
@@ -243,7 +243,7 @@ def _keep(desk: Desk, outcome: Outcome) -> None:
         "command": outcome.command, "reply": outcome.reply_file, "at": desk.now.isoformat(),
         "for_turn": desk.turn, **_extra(outcome)})
     if outcome.forward is not None:  # to the GM's own address: sent with the replies, once
-        name = f"forward-{outcome.digest[:16]}"
+        name = reply_name(f"gm-{outcome.digest}")  # the name replies.py gives it when handed to the GM
         write_eml(desk.campaign.path / "outbox" / "replies", name, outcome.forward)
         desk.ledger.record({"digest": f"gm-{outcome.digest}", "status": "forwarded", "player": None,
                             "reply": f"{name}.eml", "at": desk.now.isoformat()})
