@@ -27,6 +27,7 @@ golden: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m pip install --quiet ruff
 	$(VENV)/bin/ruff check gm tests tools bench
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf out .pytest_cache

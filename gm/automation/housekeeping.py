@@ -9,127 +9,25 @@ the new player takes the seat's name and address, and their own id is kept as th
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 import shutil
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from gm import games
-from gm.time import clock
-from gm.store.campaign import Campaign, parse_player_spec, turn_dir_name
-from gm.turn.campaign_list import find_campaigns  # noqa: F401 (gm.automation.unattended imports it from here)
-from gm.time.deadlines import parse_period, read_deadline
+from gm.automation.runstate import forget_delivery
+from gm.delivery.mail.notices import clear_notices, notify, queue_report, queued_notices  # noqa: F401
+from gm.store.auditlog import audit, read_audit  # noqa: F401 (read_audit: the audit log, for callers)
+from gm.store.campaign import Campaign, parse_player_spec, set_config_value, turn_dir_name  # noqa: F401
 from gm.store.errors import InputError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml, write_yaml
+from gm.time import clock
+from gm.time.deadlines import deadline_status, parse_period, read_deadline
 from gm.time.schedule import campaign_zone, check_future, show_moment, write_deadline
-
-_TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
 
 
 # ---- campaign.yaml, the audit log, notices -------------------------------------------------
-def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
-    """Replace one top-level setting of campaign.yaml in place, keeping the rest of the text
-    (comments, order); the whole file is rewritten only when the setting cannot be found alone."""
-    path = campaign.path / "campaign.yaml"
-    text = path.read_text(encoding="utf-8")
-    wanted = dict(campaign.config, **{key: value})
-    lines = text.splitlines(keepends=True)
-    block = _block(key, value)
-    start = next((i for i, line in enumerate(lines) if re.match(rf"^{re.escape(key)}\s*:", line)), None)
-    if start is None:
-        new_text = text + ("" if text.endswith("\n") or not text else "\n") + block
-    else:
-        end = start + 1
-        while end < len(lines) and not (_TOP_KEY.match(lines[end]) or lines[end].startswith("#")):
-            end += 1
-        new_text = "".join(lines[:start]) + block + "".join(lines[end:])
-    try:
-        same = yaml.safe_load(new_text) == yaml.safe_load(dump_yaml(wanted))
-    except yaml.YAMLError:
-        same = False
-    atomic_write(path, new_text if same else dump_yaml(wanted))
-    campaign.config[key] = value
-
-
-def _block(key: str, value: Any) -> str:
-    """``key: value`` in block style at the top level (dump_yaml writes a lone mapping in flow style)."""
-    if isinstance(value, list) and value:
-        return f"{key}:\n" + dump_yaml(value)
-    if isinstance(value, dict) and value:
-        return f"{key}:\n" + "".join(f"  {line}" for line in dump_yaml(value).splitlines(keepends=True))
-    text = dump_yaml(value)
-    return f"{key}: {text.removesuffix(chr(10) + '...' + chr(10)).strip()}\n"
-
-
-def audit(campaign: Campaign, action: str, **details: Any) -> dict[str, Any]:
-    """One line appended to CAMPAIGN/audit/log.yaml (a YAML list, one flow mapping a line)."""
-    entry = {"at": clock.stamp(), "action": action, **details}
-    path = campaign.path / "audit" / "log.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write("- " + json.dumps(entry, ensure_ascii=False, default=str) + "\n")
-    return entry
-
-
-def read_audit(campaign: Campaign) -> list[dict[str, Any]]:
-    path = campaign.path / "audit" / "log.yaml"
-    return list(yaml.safe_load(path.read_text(encoding="utf-8")) or []) if path.exists() else []
-
-
-def _notice_queue(campaign: Campaign) -> Path:
-    return campaign.path / "outbox" / "notices" / "queue.yaml"
-
-
-def queued_notices(campaign: Campaign) -> list[dict[str, str]]:
-    path = _notice_queue(campaign)
-    return list(yaml.safe_load(path.read_text(encoding="utf-8")) or []) if path.exists() else []
-
-
-def notify(campaign: Campaign, players: list[str], subject: str, body: str, *, kind: str,
-           address: dict[str, str] | None = None) -> list[str]:
-    """A notice to each player with an address: written to outbox/notices/ and queued for the next
-    `gm run` (sent with --send). ``address`` overrides a player's address (the player replaced)."""
-    import email.utils
-    from email.message import EmailMessage
-
-    from gm.delivery.mail.outbox import write_eml
-    from gm.delivery.mail.settings import sender_address
-    now = clock.now()
-    stamp = now.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
-    queue, written = queued_notices(campaign), []
-    folder = campaign.path / "outbox" / "notices"
-    seq = len(list(folder.glob("notice-*.eml"))) if folder.is_dir() else 0
-    for pid in players:
-        info = campaign.player(pid)
-        to = str((address or {}).get(pid) or info.get("email") or "").strip()
-        if "@" not in to:
-            continue
-        msg = EmailMessage()
-        msg["From"] = sender = sender_address(campaign)
-        msg["To"] = email.utils.formataddr((str(info.get("name") or pid), to))
-        msg["Subject"] = f"[{campaign.name}] {subject}"
-        msg["Date"] = email.utils.format_datetime(now)
-        msg["Message-ID"] = email.utils.make_msgid(domain=email.utils.parseaddr(sender)[1].partition("@")[2]
-                                                   or "localhost")
-        msg.set_content(body)
-        seq += 1
-        path = write_eml(folder, f"notice-{stamp}-{seq:04d}-{kind}-{pid}", msg)
-        queue.append({"key": f"notice:{stamp}:{seq:04d}:{kind}:{pid}", "file": path.name})
-        written.append(pid)
-    if written:
-        write_yaml(_notice_queue(campaign), queue)
-    return written
-
-
-def clear_notices(campaign: Campaign, keys: set[str]) -> None:
-    left = [n for n in queued_notices(campaign) if n["key"] not in keys]
-    write_yaml(_notice_queue(campaign), left)
-
-
-# ---- gm deadline -----------------------------------------------------------------------------
 def read_when(campaign: Campaign, text: str) -> dt.datetime:
     """An ISO moment; without a zone it is read in the campaign's zone."""
     value = text.strip().replace(" ", "T", 1)
@@ -144,10 +42,11 @@ def read_when(campaign: Campaign, text: str) -> dt.datetime:
 
 
 def _tell_deadline(campaign: Campaign, text: str) -> None:
-    state = campaign.state()
-    due = games.get(campaign.game_name).due(state)
+    """Everyone is told; the notice names as due only the players whose orders are still missing."""
+    info = deadline_status(campaign)
+    missing = ", ".join(_names(campaign, info.missing)) or "nobody: every order is in"
     notify(campaign, campaign.player_ids, f"Turn {campaign.current_turn}: the deadline has changed",
-           f"{text}\n\nOrders are due from: {', '.join(_names(campaign, due)) or 'nobody'}.\n", kind="deadline")
+           f"{text}\n\nOrders still due from: {missing}.\n", kind="deadline")
 
 
 def _names(campaign: Campaign, ids: list[str]) -> list[str]:
@@ -177,7 +76,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
         else:  # click checks the choice; kept for callers from Python
             raise UsageError(f"gm deadline takes set, extend or clear, not {action!r}")
         write_deadline(campaign, new)
-        audit(campaign, f"deadline {action}", turn=campaign.current_turn,
+        audit(campaign, f"deadline {action}", at=clock.stamp(), turn=campaign.current_turn,
               old=old.isoformat() if old else None, new=new.isoformat() if new else None)
         turn = campaign.current_turn
         if new is None:
@@ -258,7 +157,7 @@ def edit_player(campaign: Campaign, pid: str, *, name: str | None = None, email:
         _write_players(campaign, players)
         if replace is not None:
             _move_password(campaign, pid)
-        audit(campaign, "player", player=pid, changes=done, turn=campaign.current_turn)
+        audit(campaign, "player", at=clock.stamp(), player=pid, changes=done, turn=campaign.current_turn)
         _tell_player_change(campaign, pid, replace=replace is not None, email=email is not None, drop=drop)
         return done
 
@@ -306,10 +205,13 @@ def _tell_player_change(campaign: Campaign, pid: str, *, replace: bool, email: b
                f"Dear {name},\n\nYou take over the position of {old} from turn {campaign.current_turn}.\n"
                f"Your orders begin with 'player: {pid}'" + (f" (or 'player: {aliases[-1]}')" if aliases else "")
                + f" and 'turn: {campaign.current_turn}'.\nThe GM sends you the latest report.\n", kind="welcome")
-        if "@" in str(info.get("previous_email") or ""):
+        if "@" in str(info.get("previous_email") or ""):  # to the player who left, by their own name
             notify(campaign, [pid], f"You have left {campaign.name}",
-                   f"Your position has been handed to {name} from turn {campaign.current_turn}. Thank you for "
-                   "playing.\n", kind="farewell", address={pid: str(info["previous_email"])})
+                   f"Dear {old},\n\nYour position has been handed to {name} from turn {campaign.current_turn}. "
+                   "Thank you for playing.\n", kind="farewell", address={pid: str(info["previous_email"])},
+                   names={pid: str(old)})
+        if campaign.last_turn >= 0:  # the latest report, with its order form, to the new address
+            queue_report(campaign, pid, campaign.last_turn, why="seat")
     if email and not replace:
         notify(campaign, [pid], "Your address for this campaign",
                "From now on the GM writes to you at this address.\n", kind="address")
@@ -352,8 +254,8 @@ def rollback(campaign: Campaign) -> dict[str, Any]:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(src), str(dst))
                 moved.append(str(src.relative_to(campaign.path)))
-        entry = audit(campaign, "rollback", turn=turn, moved_to=str(folder.relative_to(campaign.path)), moved=moved)
-        from gm.automation.unattended import forget_delivery
+        entry = audit(campaign, "rollback", at=clock.stamp(), turn=turn,
+                      moved_to=str(folder.relative_to(campaign.path)), moved=moved)
         forget_delivery(campaign, turn)
         deadline = read_deadline(campaign)
         when = (f"The deadline is {show_moment(deadline, campaign_zone(campaign))}." if deadline

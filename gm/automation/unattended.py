@@ -20,17 +20,41 @@ import fcntl
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from gm import games
-from gm.time import clock
-from gm.store.campaign import Campaign, turn_dir_name
+from gm.automation.runstate import _write_run_state, forget_delivery, read_run_state  # noqa: F401
+from gm.delivery.mail.deliver import (
+    Outgoing,
+    deliver,
+    notice_items,
+    press_items,
+    reminder_items,
+    report_items,
+)
+from gm.delivery.mail.inbox import inbox_settings
+from gm.delivery.mail.intake import fetch
+from gm.delivery.mail.notices import clear_notices, queued_notices
+from gm.delivery.mail.replies import deliver_replies
+from gm.delivery.mail.settings import mail_config
+from gm.delivery.site import configured_folder, update
+from gm.store.campaign import Campaign
 from gm.store.errors import GMError, LockedError
-from gm.store.fileio import write_yaml
+from gm.store.logbook import append_line, check_plain
+from gm.time import clock
+from gm.time.deadlines import deadline_status, read_deadline
+from gm.time.schedule import (
+    campaign_zone,
+    next_deadline,
+    read_early,
+    read_remind,
+    read_schedule,
+    show_moment,
+    write_deadline,
+)
+from gm.turn.campaign_list import find_campaigns
+from gm.turn.engine import resolve
 
 
 @dataclass
@@ -52,7 +76,6 @@ class Pass:
 
 
 def run_log(campaign: Campaign, line: str) -> None:
-    from gm.store.logbook import append_line
     stamp = clock.now().astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     append_line(campaign.path / "run.log", f"{stamp} {' '.join(line.split())}")
 
@@ -74,75 +97,26 @@ def pass_lock(path: Path) -> Iterator[None]:
 
 
 # ---- delivery bookkeeping ------------------------------------------------------------------
-def _run_state_path(campaign: Campaign) -> Path:
-    return campaign.path / "run.yaml"
-
-
-def read_run_state(campaign: Campaign) -> dict[str, Any]:
-    path = _run_state_path(campaign)
-    if not path.exists():
-        return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError:
-        from gm.store.errors import CampaignError
-        raise CampaignError(f"{path}: corrupt; move it aside (the next gm run delivers the last turn's reports "
-                            "again, skipping those in outbox/sent.yaml)") from None
-    return data if isinstance(data, dict) else {}
-
-
-def _write_run_state(campaign: Campaign, data: dict[str, Any]) -> None:
-    write_yaml(_run_state_path(campaign), data)
-
-
-def forget_delivery(campaign: Campaign, turn: int) -> None:
-    """After a rollback of ``turn``: its reports are delivered again once it is resolved again,
-    under new keys (the sent log keeps the old ones as the record of what went out)."""
-    data = read_run_state(campaign)
-    data["delivered_through"] = min(int(data.get("delivered_through", turn)), turn - 1)
-    redone = dict(data.get("rolled_back") or {})
-    redone[turn] = int(redone.get(turn, 0)) + 1
-    data["rolled_back"] = redone
-    _write_run_state(campaign, data)
-
-
-def report_key(campaign_state: dict[str, Any], turn: int, player: str) -> str:
-    redo = int((campaign_state.get("rolled_back") or {}).get(turn, 0))
-    return f"report:{turn}:{player}" + (f":redo{redo}" if redo else "")
-
-
 # ---- sending or writing --------------------------------------------------------------------
-def _deliver(campaign: Campaign, messages: list[tuple[str, EmailMessage, str]], send: bool,
-             folder: Path) -> tuple[int, list[str]]:
-    """(key, message, file stem) -> sent by SMTP or written to ``folder``; skips keys already in
-    the sent log. Returns (how many went, keys that failed)."""
-    from gm.delivery.mail.outbox import write_eml
-    from gm.delivery.mail.smtp import already_sent, record_written, send_messages
-    done = already_sent(campaign)
-    fresh = [(k, m, stem) for k, m, stem in messages if k not in done]
-    if not fresh:
+def _deliver(campaign: Campaign, items: list[Outgoing], send: bool) -> tuple[int, list[str]]:
+    """Through the one delivery path: sent by SMTP or written to each message's folder, keys
+    already in the sent log skipped. Returns (how many went, keys that failed)."""
+    if not items:
         return 0, []
-    if send:
-        results = send_messages(campaign, [(k, m) for k, m, _ in fresh])
-        return sum(r.status == "sent" for r in results), [r.key for r in results if r.status == "failed"]
-    for key, msg, stem in fresh:
-        record_written(campaign, key, msg, write_eml(folder, stem, msg))
-    return len(fresh), []
+    results = deliver(campaign, items, send=send)
+    went = sum(r.status in ("sent", "written") for r in results)
+    return went, [r.key for r in results if r.status == "failed"]
 
 
 def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
     """Fetch and answer mail; False when the mailbox could not be read to the end (no turn is then
     resolved in this pass: orders may be waiting in it)."""
-    from gm.delivery.mail.inbox import inbox_settings
-    from gm.delivery.mail.intake import fetch
-    from gm.delivery.mail.settings import mail_config
     if not isinstance(mail_config(campaign).get("inbox"), dict):
         return True
     fetched = fetch(campaign, inbox_settings(campaign))
     for outcome in fetched.outcomes:
         report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
     # fetch keeps every reply in outbox/replies/ as soon as it is decided; hand them on once
-    from gm.delivery.mail.replies import deliver_replies
     delivery = deliver_replies(campaign, send=send)
     went = len(delivery.written) + sum(1 for s in delivery.sent if s.status != "failed")
     if went or delivery.failed:
@@ -158,9 +132,6 @@ def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
 
 
 def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
-    from gm.time.deadlines import deadline_status
-    from gm.turn.engine import resolve
-    from gm.time.schedule import read_early
     info = deadline_status(campaign, now)
     if not info.due:
         return
@@ -188,7 +159,6 @@ def update_site(campaign: Campaign, result: Any) -> str | None:
     """With `site: FOLDER` in campaign.yaml, the campaign's website is brought up to date after a
     resolve (only the new turn's pages, the index, dice and record are written). A site that cannot
     be written is one line; the turn stays resolved and the run goes on."""
-    from gm.delivery.site import configured_folder, update
     try:
         folder = configured_folder(campaign)
         if folder is None:
@@ -202,21 +172,13 @@ def update_site(campaign: Campaign, result: Any) -> str | None:
 def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
     """Reports of every turn after the last delivered; ``first``: where a campaign new to gm run
     starts (its latest turn when the pass began, so a turn resolved in the pass comes after it)."""
-    from gm.delivery.mail.outbox import report_file_name, report_messages
     state = read_run_state(campaign)
     last = campaign.last_turn
     start = int(state.get("delivered_through", first - 1)) + 1
     clean = True
     for turn in range(max(start, 0), last + 1):
-        built, notes = report_messages(campaign, turn)
-        if turn == last:
-            line = deadline_line(campaign)
-            for _key, msg in built if line else []:
-                with_deadline(msg, line)
-        messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
-                     report_file_name(turn, key.rsplit(":", 1)[1])) for key, msg in built]
-        went, failed = _deliver(campaign, messages, send,
-                                campaign.path / "outbox" / f"turn-{turn_dir_name(turn)}")
+        items, notes = report_items(campaign, turn)
+        went, failed = _deliver(campaign, items, send)
         if went or failed:
             report.say(campaign, f"turn {turn} reports: {went} {'sent' if send else 'written to the outbox'}"
                        + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -229,47 +191,11 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
         _write_run_state(campaign, dict(state, delivered_through=last))
 
 
-def deadline_line(campaign: Campaign) -> str | None:
-    """What the latest report's mail says of the next deadline (the report files themselves do not)."""
-    from gm.time.deadlines import read_deadline
-    from gm.time.schedule import campaign_zone, show_moment
-    deadline = read_deadline(campaign)
-    if deadline is None or not games.get(campaign.game_name).due(campaign.state()):
-        return None
-    return f"Orders for turn {campaign.current_turn} are due by {show_moment(deadline, campaign_zone(campaign))}."
-
-
-def with_deadline(msg: EmailMessage, line: str) -> None:
-    """Put ``line`` at the top of the message's text and HTML bodies (not of its attachments)."""
-    import html
-    for part in msg.walk():
-        if part.is_multipart() or part.is_attachment():
-            continue
-        if part.get_content_type() == "text/plain":
-            part.set_content(f"{line}\n\n{part.get_content()}")
-        elif part.get_content_type() == "text/html":
-            markup = part.get_content()
-            note = f"<p><strong>{html.escape(line)}</strong></p>"
-            at = markup.find(">", markup.lower().find("<body")) + 1 if "<body" in markup.lower() else 0
-            part.set_content(markup[:at] + note + markup[at:], subtype="html")
-
-
 def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
-    import email
-    import email.policy
-
-    from gm.automation.housekeeping import clear_notices, queued_notices
     queue = queued_notices(campaign)
     if not queue:
         return
-    folder = campaign.path / "outbox" / "notices"
-    messages = []
-    for item in queue:
-        path = folder / item["file"]
-        if path.exists():
-            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            messages.append((item["key"], msg, path.stem))
-    went, failed = _deliver(campaign, messages, send, folder)
+    went, failed = _deliver(campaign, notice_items(campaign), send)
     if went or failed:
         report.say(campaign, f"{went} notice(s) {'sent' if send else 'in the outbox'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -277,10 +203,18 @@ def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
     clear_notices(campaign, {item["key"] for item in queue} - set(failed))
 
 
+def _deliver_press(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
+    """Press received in this pass (or any not yet delivered) goes to its readers now; it still
+    shows in the next report and the record."""
+    went, failed = _deliver(campaign, press_items(campaign, range(first + 1, campaign.current_turn + 1)), send)
+    if went or failed:
+        report.say(campaign, f"{went} press message(s) {'sent' if send else 'in the outbox'}"
+                   + (f", {len(failed)} failed (retried next run)" if failed else ""))
+    report.failed = report.failed or bool(failed)
+
+
 def _open_deadline(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
     """A schedule with no deadline set (a new campaign, or the GM cleared it): open one."""
-    from gm.time.deadlines import read_deadline
-    from gm.time.schedule import campaign_zone, next_deadline, read_schedule, show_moment, write_deadline
     schedule = read_schedule(campaign)
     if schedule is None or read_deadline(campaign) is not None:
         return
@@ -294,18 +228,14 @@ def _open_deadline(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
 
 
 def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> None:
-    from gm.time.deadlines import deadline_status
-    from gm.delivery.mail.remind import due_reminders
-    from gm.time.schedule import read_remind
     lead = read_remind(campaign)
     if lead is None:
         return
     info = deadline_status(campaign, now)
     if info.deadline is None or not info.missing or info.phase == "passed" or now < info.deadline - lead:
         return
-    messages, _notes = due_reminders(campaign, now=now)
-    stems = [(key, msg, f"remind-{info.turn:03d}-{key.rsplit(':', 1)[1]}") for key, msg in messages]
-    went, failed = _deliver(campaign, stems, send, campaign.path / "outbox" / "reminders")
+    items, _notes = reminder_items(campaign, now=now)
+    went, failed = _deliver(campaign, items, send)
     if went or failed:
         report.say(campaign, f"turn {info.turn}: {went} reminder(s) {'sent' if send else 'written'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -314,22 +244,18 @@ def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> N
 
 def check_settings(campaign: Campaign) -> None:
     """Read every setting a pass uses, so a bad one fails before anything changes."""
-    from gm.time.deadlines import deadline_status
-    from gm.time.schedule import read_early, read_remind, read_schedule
     games.get(campaign.game_name)
     deadline_status(campaign)
     read_schedule(campaign)
     read_early(campaign)
     read_remind(campaign)
     read_run_state(campaign)
-    from gm.store.logbook import check_plain
     for log in ("run.log", "mail.log"):
         check_plain(campaign.path / log)
 
 
 def campaign_folders(given: tuple[str, ...] | list[str]) -> list[str]:
     """Each DIR as given, except that a folder that is no campaign but holds campaigns stands for them."""
-    from gm.automation.housekeeping import find_campaigns
     out: list[str] = []
     for directory in given:
         path = Path(directory)
@@ -351,6 +277,7 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
             if _fetch(campaign, report, send):
                 _resolve_if_due(campaign, report, now)
             _open_deadline(campaign, report, now)
+            _deliver_press(campaign, report, send, first)
             _deliver_reports(campaign, report, send, first)
             _deliver_notices(campaign, report, send)
             _remind(campaign, report, send, now)

@@ -1,4 +1,7 @@
-"""The command line: click commands only. Parse arguments, call the engine, print."""
+"""The command line: click commands only. Parse arguments, call the engine, print.
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import json

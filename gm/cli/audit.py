@@ -1,5 +1,8 @@
 """Checking a campaign's record: `gm replay`, `gm dice verify`, `gm case run`
-(click commands only; the work is in gm.turn.audit and gm.turn.cases)."""
+(click commands only; the work is in gm.turn.audit and gm.turn.cases).
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import sys

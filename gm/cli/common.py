@@ -1,4 +1,7 @@
-"""What every module of click commands shares: the campaign folder argument, and opening it."""
+"""What every module of click commands shares: the campaign folder argument, and opening it.
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import click

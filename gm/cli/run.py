@@ -1,5 +1,8 @@
 """Running a campaign over time: `gm run`, `gm deadline`, `gm player`, `gm rollback`, `gm list`
-(click commands only; the work is in gm.automation.unattended and gm.automation.housekeeping)."""
+(click commands only; the work is in gm.automation.unattended and gm.automation.housekeeping).
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import json

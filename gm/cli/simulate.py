@@ -1,4 +1,7 @@
-"""`gm simulate GAME`: seeded self-play between bots, printing the game's balance figures."""
+"""`gm simulate GAME`: seeded self-play between bots, printing the game's balance figures.
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,7 @@
-"""`gm site` and `gm export`: the campaign's public website and its public record."""
+"""`gm site` and `gm export`: the campaign's public website and its public record.
+
+Every command imports the logic it calls inside its own function (lazy, on purpose): `gm --help`
+and `gm check` then load only what they use, and start fast."""
 from __future__ import annotations
 
 import click

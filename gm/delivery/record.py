@@ -18,15 +18,19 @@ from pathlib import Path
 from typing import Any
 
 from gm import games
-from gm.time import clock
+from gm.delivery.reveal import revealed_secret_dice, secret_announced, turn_orders
 from gm.store.campaign import Campaign
-from gm.store.dice import commitment, turn_seed
+from gm.store.dice import ROLL_KEYS, commitment, turn_seed
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write
+from gm.store.press import press_for
+from gm.store.viewing import fill_names, seen_by
+from gm.time import clock
+from gm.time.deadlines import deadline_status
+from gm.turn.engine import public_players as players
 
 FORMAT = "gm-record"
 VERSION = 1
-ROLL_KEYS = ("label", "index", "sides", "value")
 
 
 def json_safe(data: Any) -> Any:
@@ -35,7 +39,6 @@ def json_safe(data: Any) -> Any:
 
 
 def public_players(campaign: Campaign) -> list[dict[str, Any]]:
-    from gm.turn.engine import public_players as players
     return players(campaign)
 
 
@@ -74,13 +77,11 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
 
 def press(campaign: Campaign, turn: int) -> list[Any]:
     """The public press of a turn (players' messages to all)."""
-    from gm.store.press import press_for
     return json_safe(press_for(campaign, turn, "public") or [])
 
 
 def outcome(game, state: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The game's own word on who won, once it is over (players named in its reason)."""
-    from gm.store.viewing import fill_names
     result = game.outcome(state) if game.finished(state) else None
     if result is None:
         return None
@@ -94,8 +95,6 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
                commitments: Commitments, state: dict[str, Any] | None = None,
                events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One resolved turn as the public sees it (``state`` and ``events``: already read)."""
-    from gm.delivery.reveal import secret_announced, turn_orders
-    from gm.store.viewing import seen_by
     state = campaign.state(turn) if state is None else state
     events = campaign.events(turn) if events is None else events
     seen = seen_by(game, state, events, "public", players)
@@ -130,7 +129,6 @@ def _public_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def status(campaign: Campaign) -> dict[str, Any]:
     """Where the campaign stands now: the turn being played, who is in and who is missing."""
-    from gm.time.deadlines import deadline_status
     info = deadline_status(campaign)
     finished = not info.due
     return {
@@ -173,7 +171,6 @@ def public_record(campaign: Campaign, *, entries: dict[int, dict[str, Any]] | No
 
 def whole_record(campaign: Campaign, head: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
     """The header, the outcome, the hidden rolls once the game is over (null before), the turns."""
-    from gm.delivery.reveal import revealed_secret_dice
     return dict(head, outcome=turns[-1]["outcome"] if turns else None,
                 secret_dice=revealed_secret_dice(campaign, turns), turns=turns)
 

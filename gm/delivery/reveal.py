@@ -19,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from gm.store.campaign import Campaign
-from gm.store.dice import turn_seed
+from gm.store.dice import ROLL_KEYS, turn_seed
 from gm.store.errors import CampaignError
+from gm.store.receipts import turn_receipts
 
 SENT, MISSING = "sent", "missing"
 
@@ -33,7 +34,6 @@ def turn_orders(campaign: Campaign, turn: int, events: list[dict[str, Any]]) -> 
     Who was missing comes from the turn's settings.yaml, as `gm replay` reads it."""
     if turn == 0:
         return []
-    from gm.store.receipts import turn_receipts
     settings = campaign.settings(turn) or {}
     if "missing" in settings:
         missing = [str(p) for p in settings.get("missing") or []]
@@ -66,7 +66,6 @@ def revealed_secret_dice(campaign: Campaign, entries: list[dict[str, Any]]) -> l
     the game goes on: then nothing of them is read."""
     if not entries or not entries[-1].get("finished"):
         return None
-    from gm.delivery.record import ROLL_KEYS
     resolved = {e["turn"] for e in entries}
     announced = {e["turn"]: e["dice"] for e in entries if "secret_commitment" in e["dice"]}
     turns = sorted(set(announced) | {t for t in campaign.secret_dice_turns() if t in resolved})

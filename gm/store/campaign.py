@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -310,3 +311,41 @@ def _unfinished_new(path: Path) -> bool:
             if not entry.name.startswith(".") and (entry.name != "000" or (entry / "state.yaml").exists()):
                 return False
     return True
+
+
+# ---- one setting of campaign.yaml, written in place ---------------------------------------
+_TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
+
+
+def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
+    """Replace one top-level setting of campaign.yaml in place, keeping the rest of the text
+    (comments, order); the whole file is rewritten only when the setting cannot be found alone."""
+    path = campaign.path / "campaign.yaml"
+    text = path.read_text(encoding="utf-8")
+    wanted = dict(campaign.config, **{key: value})
+    lines = text.splitlines(keepends=True)
+    block = _block(key, value)
+    start = next((i for i, line in enumerate(lines) if re.match(rf"^{re.escape(key)}\s*:", line)), None)
+    if start is None:
+        new_text = text + ("" if text.endswith("\n") or not text else "\n") + block
+    else:
+        end = start + 1
+        while end < len(lines) and not (_TOP_KEY.match(lines[end]) or lines[end].startswith("#")):
+            end += 1
+        new_text = "".join(lines[:start]) + block + "".join(lines[end:])
+    try:
+        same = yaml.safe_load(new_text) == yaml.safe_load(dump_yaml(wanted))
+    except yaml.YAMLError:
+        same = False
+    atomic_write(path, new_text if same else dump_yaml(wanted))
+    campaign.config[key] = value
+
+
+def _block(key: str, value: Any) -> str:
+    """``key: value`` in block style at the top level (dump_yaml writes a lone mapping in flow style)."""
+    if isinstance(value, list) and value:
+        return f"{key}:\n" + dump_yaml(value)
+    if isinstance(value, dict) and value:
+        return f"{key}:\n" + "".join(f"  {line}" for line in dump_yaml(value).splitlines(keepends=True))
+    text = dump_yaml(value)
+    return f"{key}: {text.removesuffix(chr(10) + '...' + chr(10)).strip()}\n"

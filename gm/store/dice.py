@@ -95,3 +95,6 @@ def verify_log(seed: bytes, log: list[dict[str, Any]], *, secret_seed: bytes | N
             problems.append(f"roll {n} ({entry['label']!r} #{entry['index']}, d{entry['sides']}): "
                             f"logged {entry['value']}, the seed gives {expected}")
     return problems
+
+
+ROLL_KEYS = ("label", "index", "sides", "value")  # what a dice log and the public record keep of a roll

@@ -16,7 +16,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from gm.store.errors import MAX_ERRORS, IllegalOrderError, OrderError, OrderErrors, OrderSyntaxError, located_lines
+from gm.store.errors import (
+    MAX_ERRORS,
+    IllegalOrderError,
+    OrderError,
+    OrderErrors,
+    OrderSyntaxError,
+    UsageError,
+    located_lines,
+)
+from gm.store.players import find_player
 
 HEADER_KEYS = ("player", "turn", "password")
 MAX_TURN_DIGITS = 6
@@ -196,8 +205,6 @@ def frame_player(frame: OrderText, players: list[dict],
     """Whose orders these are: the ``player:`` header (the id in any case or the display name,
     gm.store.players.find_player) or ``given`` (``--player``, the mail sender), with located errors
     for an unknown player, a header that contradicts ``given``, or no player at all."""
-    from gm.store.errors import UsageError
-    from gm.store.players import find_player
     line = frame.header_lines.get("player", 1)
     if frame.player is None:
         if given is None:

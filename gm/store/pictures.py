@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 from typing import Any
+
+from gm.store.errors import UsageError
+from gm.store.fileio import atomic_write
 
 DPI = 100  # unless the figure says otherwise with a ``gm_dpi`` attribute
 
@@ -78,12 +82,7 @@ def _is_matplotlib(figure: Any) -> bool:
 
 def save(figure: Any, out: str) -> None:
     """Write ``figure`` to ``out`` as PNG or SVG (by its ending), atomically."""
-    from pathlib import Path
-
-    from gm.store.fileio import atomic_write
-
     fmt = Path(out).suffix.lower().lstrip(".")
     if fmt not in ("png", "svg"):
-        from gm.store.errors import UsageError
         raise UsageError(f"{out}: the image must end in .png or .svg")
     atomic_write(out, figure_bytes(figure, fmt))

@@ -74,12 +74,12 @@ def picture(game, seen: Seen, fmt: str = "png") -> bytes | None:
     figure = game.render(seen.view, game_viewer(seen.viewer), events=seen.events, players=seen.players)
     if figure is None:
         return None
-    from gm.store.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes  # lazy: Pillow only when a picture is drawn (gm check)
     return figure_bytes(figure, fmt)
 
 
 def extra_pictures(game, seen: Seen) -> dict[str, bytes]:
     """More pictures of the turn for this viewer, by file stem."""
-    from gm.store.pictures import figure_bytes
+    from gm.store.pictures import figure_bytes  # lazy: Pillow only when a picture is drawn (gm check)
     return {stem: figure_bytes(fig, "png")
             for stem, fig in game.extra_images(seen.view, game_viewer(seen.viewer), players=seen.players).items()}

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gm import games
-from gm.time import clock
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError
+from gm.store.players import labelled
+from gm.time import clock
+from gm.time.zones import campaign_zone, show_moment
 
 POLICIES = {
     "hold": "If your orders are missing after the deadline, the GM decides what happens.",
@@ -158,8 +160,6 @@ def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str |
     info = deadline_status(campaign, now)
     if not info.missing:
         return None
-    from gm.store.players import labelled
-    from gm.time.schedule import campaign_zone, show_moment
     waiting = ", ".join(labelled(campaign.players, info.missing))
     if info.phase in ("open", "grace"):
         return (f"turn {info.turn}: waiting for orders from {waiting}; "

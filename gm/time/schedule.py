@@ -14,16 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gm.time import clock
-from gm.store.campaign import Campaign
-from gm.time.deadlines import format_period, parse_period, read_deadline
+from gm.store.campaign import Campaign, set_config_value
 from gm.store.errors import CampaignError, InputError
 from gm.store.names import suggestion
+from gm.time import clock
+from gm.time.deadlines import POLICY_WORDS, deadline_status, format_period, parse_period, read_deadline
+from gm.time.zones import UTC, campaign_zone, deadline_text, read_zone_name, short_moment, show_moment, zone_name  # noqa: F401 (re-exported)
 
-UTC = dt.timezone.utc
 _AT = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
 _EVERY = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?)\s*$", re.IGNORECASE)
 
@@ -44,38 +42,6 @@ class Schedule:
 
 def _where(campaign: Campaign) -> str:
     return str(campaign.path / "campaign.yaml")
-
-
-@lru_cache(maxsize=64)
-def _zone(name: str) -> dt.tzinfo:
-    return ZoneInfo(name)
-
-
-def read_zone_name(campaign: Campaign, name: object, what: str) -> dt.tzinfo:
-    text = str(name).strip()
-    if text.upper() in ("UTC", "Z", "GMT+0"):
-        return UTC
-    try:
-        return _zone(text)
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
-        from zoneinfo import available_timezones
-        raise CampaignError(f"{_where(campaign)}: {what} {text!r} is not a time zone"
-                            f"{suggestion(text, sorted(available_timezones()))}; write e.g. Europe/London "
-                            "or UTC") from None
-
-
-def campaign_zone(campaign: Campaign) -> dt.tzinfo:
-    """The zone the campaign's times are shown in: schedule.zone, else `zone:`, else UTC."""
-    block = campaign.config.get("schedule")
-    if isinstance(block, dict) and block.get("zone"):
-        return read_zone_name(campaign, block["zone"], "schedule.zone")
-    if campaign.config.get("zone"):
-        return read_zone_name(campaign, campaign.config["zone"], "zone")
-    return UTC
-
-
-def zone_name(zone: dt.tzinfo) -> str:
-    return getattr(zone, "key", None) or "UTC"
 
 
 def _read_at(campaign: Campaign, value: object) -> dt.time:
@@ -176,32 +142,10 @@ def next_deadline(schedule: Schedule, *, previous: dt.datetime | None, now: dt.d
     return _slot(schedule, day)
 
 
-def show_moment(moment: dt.datetime, zone: dt.tzinfo) -> str:
-    """'Sat 2026-12-05 18:00 GMT (Europe/London) = 18:00 UTC' — local first, then UTC."""
-    local = moment.astimezone(zone)
-    utc = moment.astimezone(UTC)
-    if zone is UTC or getattr(zone, "key", "") == "UTC":
-        return f"{utc:%a %Y-%m-%d %H:%M} UTC"
-    same_day = local.date() == utc.date()
-    return (f"{local:%a %Y-%m-%d %H:%M} {local.tzname()} ({zone_name(zone)}) = "
-            f"{utc:%H:%M} UTC" + ("" if same_day else f" {utc:%a %Y-%m-%d}"))
-
-
-def short_moment(moment: dt.datetime, zone: dt.tzinfo) -> str:
-    """'Sat 2026-12-05 18:00 GMT': the campaign's local time alone, short enough for a subject line."""
-    local = moment.astimezone(zone)
-    return f"{local:%a %Y-%m-%d %H:%M} {local.tzname() or zone_name(zone)}"
-
-
 # ---- writing the deadline into campaign.yaml ------------------------------------------------
-def deadline_text(moment: dt.datetime | None, zone: dt.tzinfo) -> str | None:
-    return None if moment is None else moment.astimezone(zone).isoformat(timespec="minutes")
-
-
 def write_deadline(campaign: Campaign, moment: dt.datetime | None) -> None:
     """Store the current turn's deadline (in the campaign's zone) without touching the rest of
     campaign.yaml: its comments and layout stay."""
-    from gm.automation.housekeeping import set_config_value
     set_config_value(campaign, "deadline", deadline_text(moment, campaign_zone(campaign)))
 
 
@@ -232,7 +176,6 @@ def check_future(moment: dt.datetime, now: dt.datetime | None = None) -> dt.date
 def deadline_lines(campaign: Campaign, now: dt.datetime | None = None) -> list[tuple[str, str]]:
     """(label, text) rows for `gm status`: the deadline, the grace and when the turn is resolved,
     each in the campaign's zone and in UTC; the schedule and reminders when set."""
-    from gm.time.deadlines import POLICY_WORDS, deadline_status
     info = deadline_status(campaign, now)
     zone = campaign_zone(campaign)
     schedule = read_schedule(campaign)
@@ -282,7 +225,6 @@ def _resolved_when(info, zone: dt.tzinfo, early: bool) -> str:
 
 def timing_json(campaign: Campaign, now: dt.datetime | None = None) -> dict[str, object]:
     """The deadline block of `gm status --json`: moments in UTC and in the campaign's zone."""
-    from gm.time.deadlines import deadline_status
     info = deadline_status(campaign, now)
     zone = campaign_zone(campaign)
     schedule = read_schedule(campaign)

@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Any
 
 from gm import games
-from gm.time import clock
 from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
+from gm.time import clock
+from gm.time.deadlines import deadline_status
 
 
 def find_campaigns(root: Path) -> list[Path]:
@@ -26,7 +27,6 @@ def find_campaigns(root: Path) -> list[Path]:
 
 
 def campaign_summary(path: Path, now: dt.datetime) -> dict[str, Any]:
-    from gm.time.deadlines import deadline_status
     try:
         campaign = Campaign(path)
         game = games.get(campaign.game_name)

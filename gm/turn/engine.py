@@ -11,18 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from gm import games
-from gm.time import clock
-from gm.turn import runner
+from gm.games.base import Game, player_ref
 from gm.store.campaign import DEFAULT_COLOURS, Campaign, create_folder, parse_player_spec, turn_dir_name
-from gm.time.deadlines import dropped_players
 from gm.store.dice import new_master_secret
 from gm.store.errors import CampaignError, InputError, OrderError, UsageError
-from gm.games.base import Game, player_ref
 from gm.store.names import suggestion
 from gm.store.orders import decode_order_bytes
+from gm.store.receipts import receipt
+from gm.store.viewing import GM_VIEWER, fill_names, game_viewer, visible_events
+from gm.time import clock
+from gm.time.deadlines import deadline_status, dropped_players, read_policy, resolve_refusal
+from gm.turn import runner
 from gm.turn.publish import public_players, write_resolved
 from gm.turn.runner import Checked, read_options  # noqa: F401  (the engine's callers check and read options here)
-from gm.store.viewing import GM_VIEWER, fill_names, game_viewer, visible_events
 
 
 # ---- set-up --------------------------------------------------------------------------------
@@ -121,7 +122,6 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
                 continue
             campaign.store_orders(turn, r.player, r.canonical or r.text, errors=r.errors or None)
             if as_gm:
-                from gm.store.receipts import receipt
                 campaign.record_audit(turn, {"at": clock.stamp(), "turn": turn, "player": r.player,
                                              "file": r.file, "receipt": receipt(r.text), "by": "gm"})
         return results
@@ -140,7 +140,6 @@ class Resolved:
 def turn_settings(campaign: Campaign, game: Game) -> dict[str, Any]:
     """What shapes a turn's resolution, recorded with the turn so `gm replay` uses what was in force.
     An old campaign's Railway Rivals option ``nmr: bot`` is read as the campaign's policy."""
-    from gm.time.deadlines import read_policy
     options = campaign.options
     policy = read_policy(campaign)
     if "nmr" in options and "nmr" not in game.options:
@@ -172,7 +171,6 @@ def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None =
             raise InputError(f"the game is over (turn {turn - 1} was the last); nothing to resolve")
         orders = stored_orders(campaign, game, state, turn)
         if not force and any(p not in orders for p in game.due(state)):
-            from gm.time.deadlines import resolve_refusal
             refusal = resolve_refusal(campaign)
             if refusal:
                 raise InputError(refusal)
@@ -228,7 +226,6 @@ def status(campaign: Campaign) -> dict[str, Any]:
     state = campaign.state(last)
     due = game.due(state)
     stored = campaign.stored_orders(last + 1)
-    from gm.time.deadlines import deadline_status
     deadline = deadline_status(campaign).as_dict()
     names = {p["id"]: str(p.get("name") or p["id"]) for p in campaign.players}
     return {"campaign": campaign.name, "game": game.name, "turn": last + 1, "last_resolved": last,

@@ -7,10 +7,14 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from gm import games
+from gm.games.base import Game
 from gm.store.campaign import Campaign
 from gm.store.dice import Dice, commitment, turn_seed
 from gm.store.errors import UsageError
-from gm.games.base import Game
+from gm.store.fileio import atomic_write
+from gm.store.press import press_for
+from gm.store.receipts import turn_receipts
 from gm.store.viewing import GM_VIEWER, PUBLIC, Seen, extra_pictures, picture, seen_by
 
 
@@ -108,7 +112,7 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
 def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: dict, seen: Seen, *,
                    image: str | None) -> dict[str, Any]:
     """What a report template receives, for one viewer of one resolved turn of ``campaign``."""
-    from gm.turn.report import dice_block, template_context
+    from gm.turn.report import dice_block, template_context  # jinja2 only when reports are written
     master = campaign.master_secret()
     finished = game.finished(state)
     next_seed = None if finished else turn_seed(master, turn + 1)
@@ -117,7 +121,6 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: 
     if finished:
         dice["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()}
                                 for t in campaign.secret_dice_turns() if t <= turn]
-    from gm.store.press import press_for
     return template_context(game, state, [], seen.viewer, turn=turn, campaign=campaign.name, players=seen.players,
                             dice=dice, image=image, receipts=_receipts(campaign, turn), seen=seen,
                             audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [],
@@ -128,7 +131,6 @@ def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:
     """Each player's receipt for the orders this turn applied: anyone can check theirs."""
     if turn == 0:
         return []
-    from gm.store.receipts import turn_receipts
     names = {p["id"]: p["name"] for p in campaign.players}
     stored = {p: t for p, t in campaign.stored_orders(turn).items() if not campaign.forced_errors(turn, p)}
     return [{"player": p, "name": names.get(p, p), "receipt": r} for p, r in turn_receipts(stored).items()]
@@ -138,8 +140,7 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
                 image_base: str | None = None, forum_folder: str | None = None) -> str:
     """A turn's report for ``viewer``. ``image_base``: images are referenced at that URL (a forum
     post); ``forum_folder``: forum-sized copies of the images are written there to upload."""
-    from gm import games
-    from gm.turn.report import render_report
+    from gm.turn.report import render_report  # jinja2 only when reports are written
     game = games.get(campaign.game_name)
     turn = campaign.check_turn(turn)
     state = campaign.state(turn)
@@ -151,10 +152,10 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
     context["extra_images"] = sorted(p.name for p in reports.glob("*.png")
                                      if p.name != name and not p.name.startswith(f"{game.image_name}-"))
     if forum_folder:
-        from gm.turn.forum import write_forum_images
+        from gm.turn.forum import write_forum_images  # Pillow only for forum copies
         write_forum_images(reports, turn, [n for n in [image, *context["extra_images"]] if n], Path(forum_folder))
     if image_base:
-        from gm.turn.forum import image_url, part_references
+        from gm.turn.forum import image_url, part_references  # Pillow only for forum copies
         context["image"] = image_url(image_base, turn, image) if image else None
         context["image_parts"] = part_references(image_base, turn, reports / image) if image else []
         context["extra_images"] = [image_url(image_base, turn, n) for n in context["extra_images"]]
@@ -163,8 +164,6 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
 
 def draw(campaign: Campaign, turn: int | None, viewer: str, out: str) -> None:
     """`gm map`: the turn's picture as ``viewer`` sees it, to a PNG or SVG file."""
-    from gm import games
-    from gm.store.fileio import atomic_write
     game = games.get(campaign.game_name)
     suffix = Path(out).suffix.lower().lstrip(".")
     if suffix not in ("png", "svg"):

@@ -12,9 +12,9 @@ from typing import Any
 import jinja2
 
 from gm.store.errors import UsageError
-from gm.store.viewing import GM_VIEWER
 from gm.store.names import suggestion
 from gm.store.paths import TEMPLATES
+from gm.store.viewing import GM_VIEWER, seen_by
 
 FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode", "html": "html"}
 
@@ -136,7 +136,6 @@ def template_context(game, state: dict, events: list[dict], viewer: str, *, turn
     """Everything a report template receives (docs/plugins.md) for ``viewer``: a player id,
     "public" or "gm". What the viewer gets comes through the one door, ``gm.store.viewing.seen_by``
     (``seen``: what it gave already)."""
-    from gm.store.viewing import seen_by
     seen = seen or seen_by(game, state, events, viewer, players)
     names = seen.names
     due = game.due(state)

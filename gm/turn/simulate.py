@@ -14,6 +14,7 @@ from typing import Any
 
 from gm import games
 from gm.turn import runner
+from gm.turn.engine import choose_map
 from gm.store.errors import UsageError
 
 MAX_TURNS = 3000
@@ -60,7 +61,6 @@ def run(game_name: str, n_games: int, n_players: int, seed: int = 0, options: di
         raise UsageError("--jobs must be at least 1")
     options = runner.read_options(game, dict(options or {}))
     if map_name is not None:
-        from gm.turn.engine import choose_map
         map_name = choose_map(game, map_name)
     players = [f"p{i + 1}" for i in range(n_players)]
     work = [(game_name, players, f"{seed}:{g}", options, map_name) for g in range(n_games)]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from gm.turn.engine import check_text
 from gm.delivery.mail.body import Incoming
+from gm.delivery.mail.commands import HELP_HINT
 from gm.delivery.mail.desk import Desk, Outcome
 from gm.delivery.mail.outbox import reply_message
-from gm.delivery.mail.passwords import check_password, passwords_required, stored_hash
+from gm.delivery.mail.passwords import password_problem
 from gm.store.receipts import canonical_orders, receipt
+from gm.turn.engine import check_text
 
 MESSAGE_FILE = "message"  # how errors name the order text: "message:LINE:COL: ..."
 
@@ -45,21 +46,6 @@ def apply_orders(desk: Desk, player: str, incoming: Incoming, text: str, *, dige
     return base
 
 
-def password_problem(desk: Desk, player: str, text: str) -> str | None:
-    if not passwords_required(desk.campaign):
-        return None
-    from gm.store.orders import read_frame
-    given = read_frame(text).headers.get("password")
-    if not given:
-        return "this campaign needs a 'password:' line with your password"
-    stored = stored_hash(desk.campaign, player)
-    if stored is None:
-        return "no password is set for you yet; ask the GM for one"
-    if not check_password(given, stored):
-        return "wrong password"
-    return None
-
-
 def _reply(desk: Desk, player: str, incoming: Incoming, errors: list[str], canonical: str | None,
            receipt_hex: str | None, refusal: str | None, notes: list[str]) -> EmailMessage:
     turn = desk.turn
@@ -82,7 +68,6 @@ def _reply(desk: Desk, player: str, incoming: Incoming, errors: list[str], canon
         lines += [f"Receipt (SHA-256 of your orders as understood): {receipt_hex}",
                   "Keep it: it proves what you sent."]
     elif errors and not refusal and not canonical:
-        from gm.delivery.mail.commands import HELP_HINT
         lines += ["", HELP_HINT]
     subject = f"Turn {turn} orders {'received' if receipt_hex else 'NOT stored'}"
     return reply_message(desk.campaign, player, subject, "\n".join(lines).rstrip() + "\n",

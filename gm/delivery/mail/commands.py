@@ -9,12 +9,20 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
-from gm.store.errors import GMError
-from gm.store.orders import read_frame, without_password
 from gm.delivery.mail import for_gm, limits
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
+from gm.delivery.mail.deadline_note import deadline_line, with_deadline
 from gm.delivery.mail.desk import Desk, Outcome
-from gm.delivery.mail.outbox import reply_message
+from gm.delivery.mail.headers import set_reply_ids
+from gm.delivery.mail.outbox import order_form, reply_message, report_message
+from gm.delivery.mail.passwords import password_problem
+from gm.store.errors import GMError, UsageError
+from gm.store.names import did_you_mean
+from gm.store.orders import read_frame, without_password
+from gm.store.press import add_press, press_mode
+from gm.store.receipts import receipt
+from gm.time.deadlines import deadline_status, format_period, read_deadline
+from gm.time.schedule import campaign_zone, show_moment
 
 NAMES = ("help", "status", "orders", "resend", "press", "gm")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
@@ -79,7 +87,6 @@ def detect(subject: str, text: str) -> Command | None:
 
 def close_command(word: str) -> str | None:
     """The command a mistyped word is close to ('stauts' -> 'status'), or None."""
-    from gm.store.names import did_you_mean
     return did_you_mean(word.lower(), [n for n in NAMES if n != "gm"])
 
 
@@ -156,7 +163,6 @@ def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: s
 
 
 def help_text(desk: Desk, player: str | None = None) -> str:
-    from gm.store.press import press_mode
     camp = desk.campaign
     mode = press_mode(camp)
     press = {"off": "  (press is off in this campaign)",
@@ -193,8 +199,6 @@ def _help(desk: Desk, player: str, command: Command, incoming: Incoming):
 
 
 def _status(desk: Desk, player: str, command: Command, incoming: Incoming):
-    from gm.time.deadlines import deadline_status, format_period
-    from gm.time.schedule import campaign_zone, show_moment
     camp = desk.campaign
     info = deadline_status(camp, desk.now)
     lines = [f"{desk.game.title}: {camp.name}, turn {desk.turn} ({desk.game.phase(desk.state)})."]
@@ -215,7 +219,6 @@ def _status(desk: Desk, player: str, command: Command, incoming: Incoming):
 
 
 def _orders(desk: Desk, player: str, command: Command, incoming: Incoming):
-    from gm.store.receipts import receipt
     text = desk.campaign.stored_orders(desk.turn).get(player)
     due = player in desk.game.due(desk.state)
     if text is None:
@@ -228,8 +231,6 @@ def _orders(desk: Desk, player: str, command: Command, incoming: Incoming):
 
 
 def _due_by(desk: Desk) -> str:
-    from gm.time.deadlines import read_deadline
-    from gm.time.schedule import campaign_zone, show_moment
     deadline = read_deadline(desk.campaign)
     if deadline is None:
         return "They are due; no deadline is set yet."
@@ -237,8 +238,6 @@ def _due_by(desk: Desk) -> str:
 
 
 def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
-    from gm.store.errors import UsageError
-    from gm.delivery.mail.outbox import order_form, report_message
     word = command.argument.split()[0] if command.argument.split() else ""
     if word and not (word.isascii() and word.isdigit() and len(word) <= 6):
         raise UsageError(f"resend takes a turn number, e.g. 'resend 3', not {word!r}")
@@ -252,19 +251,14 @@ def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
     form = order_form(desk.campaign, desk.game, desk.state, player) if turn == desk.turn - 1 else ""
     msg: EmailMessage = report_message(desk.campaign, turn, player, order_form=form)
     if turn == desk.turn - 1:
-        from gm.automation.unattended import deadline_line, with_deadline
         line = deadline_line(desk.campaign)
         if line:
             with_deadline(msg, line)
-    if incoming.message_id:
-        msg["In-Reply-To"] = incoming.message_id
+    set_reply_ids(msg, incoming.message_id)  # only a plain valid id, never a decoded header value
     return f"report of turn {turn} sent again", "", msg
 
 
 def _press(desk: Desk, player: str, command: Command, incoming: Incoming):
-    from gm.store.errors import UsageError
-    from gm.store.press import add_press
-    from gm.delivery.mail.answer import password_problem
     to, colon, said = command.argument.partition(":")
     if not colon or not to.strip() or "\n" in to or len(to) > 64:
         raise UsageError("write press TO: TEXT, e.g. 'press all: who wants the coast?' (TO is a player or all)")

@@ -7,11 +7,11 @@ import hashlib
 import hmac
 import os
 
+from gm.delivery.mail.settings import read_log
 from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write, dump_yaml
-from gm.store.orders import TYPOGRAPHY, is_password_line, split_lines
-from gm.delivery.mail.settings import read_log
+from gm.store.orders import TYPOGRAPHY, is_password_line, read_frame, split_lines
 
 # scrypt cost: ~16 MiB and a few tens of milliseconds, enough against guessing a stolen file
 N, R, P = 2 ** 14, 8, 1
@@ -95,3 +95,19 @@ def set_password(campaign: Campaign, player: str, password: str) -> None:
     path = _path(campaign)
     atomic_write(path, dump_yaml(hashes))
     os.chmod(path, 0o600)
+
+
+def password_problem(desk, player: str, text: str) -> str | None:
+    """Why the password of these orders is not accepted (None when it is, or none is needed);
+    ``desk`` is the fetch's Desk (its campaign)."""
+    if not passwords_required(desk.campaign):
+        return None
+    given = read_frame(text).headers.get("password")
+    if not given:
+        return "this campaign needs a 'password:' line with your password"
+    stored = stored_hash(desk.campaign, player)
+    if stored is None:
+        return "no password is set for you yet; ask the GM for one"
+    if not check_password(given, stored):
+        return "wrong password"
+    return None

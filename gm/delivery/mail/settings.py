@@ -8,10 +8,11 @@ from typing import Any
 
 import yaml
 
-from gm.time import clock
 from gm.store.campaign import Campaign
 from gm.store.errors import GMError
 from gm.store.fileio import load_yaml, write_yaml
+from gm.store.logbook import append_line
+from gm.time import clock
 
 DEFAULT_MAX_BYTES = 256 * 1024
 DEFAULT_FROM = "Game Master <gm@localhost>"
@@ -97,7 +98,6 @@ def now_utc() -> dt.datetime:
 def gm_log(campaign: Campaign, line: str, *, now: dt.datetime | None = None) -> None:
     """One line in CAMPAIGN/mail.log (GM only); appended, so earlier lines are never lost."""
     stamp = (now or now_utc()).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    from gm.store.logbook import append_line
     append_line(campaign.path / "mail.log", f"{stamp} {' '.join(line.split())}")
 
 

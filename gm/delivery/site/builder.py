@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from gm import games
+from gm.delivery.record import Commitments, dumps, header, public_players, turn_entry, turn_fingerprint, whole_record
+from gm.delivery.site import pages
 from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
-from gm.delivery.record import Commitments, dumps, header, public_players, turn_entry, turn_fingerprint, whole_record
-from gm.delivery.site import pages
+from gm.store.viewing import extra_pictures, picture, seen_by
+from gm.turn.report import dice_block
 
 MARKER = ".gm-site.json"
 SITE_VERSION = 2  # 2: order receipts and secret-roll commitments in the turn entries
@@ -95,7 +97,6 @@ def _previous_entries(folder: Path, marker: dict[str, Any] | None, head_key: str
 
 def _write_pictures(folder: Path, game, turn: int, seen) -> list[dict[str, str]]:
     """The turn's public pictures, drawn from the public view (the one door)."""
-    from gm.store.viewing import extra_pictures, picture
     images = []
     main = picture(game, seen)
     drawn = ([(game.image_name, main)] if main is not None else []) + list(extra_pictures(game, seen).items())
@@ -186,8 +187,6 @@ class _Writer:
         """Write one turn page; draw its pictures unless ``images`` (already drawn) are given.
         ``hidden_turns``: turns up to this one that made hidden rolls (the last page says where
         they are revealed once the game is over)."""
-        from gm.turn.report import dice_block
-        from gm.store.viewing import seen_by
         turn = entry["turn"]
         if images is None:
             images = _write_pictures(self.folder, self.game, turn,

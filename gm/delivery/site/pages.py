@@ -8,8 +8,9 @@ from typing import Any
 
 import jinja2
 
-from gm.delivery.record import ROLL_KEYS
 from gm.delivery.site.standings import outcome_rows, standings
+from gm.store.dice import ROLL_KEYS
+from gm.turn.report import render_report, template_context
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -35,7 +36,6 @@ def page_name(turn: int) -> str:
 def report_body(campaign, game, turn: int, state: dict, events: list, players: list, dice: dict) -> str:
     """The turn's public report, as the game's own HTML template writes it, without its page frame.
     Pictures are left out here: the site shows them itself, with alt text."""
-    from gm.turn.report import render_report, template_context
     context = template_context(game, state, events, "public", turn=turn, campaign=campaign.name,
                                players=players, dice=dice, image=None, extra_images=[])
     html = render_report(context, "html", game_name=game.name, template_dirs=(campaign.path / "templates",))
