@@ -112,6 +112,9 @@ ATTACKS = [
     attack(INJECT_LS, b"help\r\n", subject=b"help", hour=11),                    # a mail command
     attack(INJECT_Q.replace(b"x1", b"x4"), b"resend\r\n", subject=b"resend", hour=12),  # the report again
     attack(INJECT_Q.replace(b"x1", b"x5"), b"player: ann\r\n" + b"guess 3\r\n" * 400, hour=13),  # oversized
+    # an encoded Subject and a folded id: neither may become a header of the answer
+    attack(b"<x6@example.org>\r\n =?utf-8?q?=0D=0ABcc:_" + EVIL.encode() + b"?=", b"status\r\n",
+           subject=b"=?utf-8?q?status=0D=0ABcc:_" + EVIL.encode() + b"?=", hour=14),
 ]
 
 
@@ -132,7 +135,7 @@ def test_forged_encoded_message_ids_never_reach_a_header_or_the_envelope(tmp_pat
     camp = guess_campaign(tmp_path, mail=dict(smtp(wire.port), max_bytes=2000))
     box = maildir_with(tmp_path / "box", *ATTACKS)
     out = gm("mail", "fetch", camp.path, "--maildir", box, "--send").output
-    assert "5 sent, 0 already sent before, 0 failed" in out, out
+    assert "6 sent, 0 already sent before, 0 failed" in out, out
     assert_each_to_its_one_address(wire, {ANN})
     kinds = [str(m["Subject"]) for _r, m in wire.messages()]
     assert any("too large" in str(m.get_body(("plain",)).get_content()) for _r, m in wire.messages()), kinds
@@ -313,3 +316,16 @@ def test_a_pending_reply_goes_to_the_address_registered_now(tmp_path, wire):
     gm("mail", "fetch", camp.path, "--maildir", box, "--send")
     [(rcpts, reply)] = wire.messages()
     assert rcpts == ["ann@new.example"] and str(reply["To"]) == "Ann <ann@new.example>"
+
+
+def test_a_pass_says_when_it_refuses_an_unsafe_message(tmp_path, wire, monkeypatch):
+    monkeypatch.setenv("GM_NOW", "2026-12-01T10:00Z")
+    camp = guess_campaign(tmp_path, mail=smtp(wire.port), deadline="2026-12-20T18:00Z")
+    gm("deadline", camp.path, "extend", "1d")
+    [notice] = (camp.path / "outbox" / "notices").glob("*-ann.eml")
+    notice.write_bytes(f"Bcc: {EVIL}\n".encode() + notice.read_bytes())
+    out = gm("run", camp.path, "--send", code=2).output
+    assert "refused as unsafe (not sent: header 'bcc' is not one gm writes)" in out, out
+    assert all(rcpts != [EVIL] for rcpts, _raw in wire.got) and EVIL.encode() not in b"".join(r for _t, r in wire.got)
+    assert "refused as unsafe" in (camp.path / "run.log").read_text()
+    assert "refused" not in gm("run", camp.path, "--send").output  # logged once, never retried

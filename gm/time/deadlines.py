@@ -22,6 +22,7 @@ POLICIES = {
     "bot": "If your orders are missing after the deadline, the game's bot plays for you.",
 }
 POLICY_WORDS = {"hold": "the GM's decision", "default": "default orders", "bot": "the bot's orders"}
+MAX_PERIOD = dt.timedelta(days=1000)  # a grace, turn length or reminder longer than this is a typing slip
 _GRACE = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
 
 
@@ -30,7 +31,12 @@ def _where(campaign: Campaign) -> str:
 
 
 def read_deadline(campaign: Campaign) -> dt.datetime | None:
+    """The current turn's deadline: campaign.yaml's, or the one the last resolved turn opened when
+    a crash kept it from reaching campaign.yaml (gm.store.campaign, opening.yaml)."""
     value = campaign.config.get("deadline")
+    opening = campaign.pending_opening()
+    if opening is not None:
+        value = opening["deadline"]
     if value in (None, ""):
         return None
     if isinstance(value, dt.datetime):
@@ -44,18 +50,25 @@ def read_deadline(campaign: Campaign) -> dt.datetime | None:
     if when.tzinfo is None:
         raise CampaignError(f"{_where(campaign)}: deadline {value!r} needs a zone, e.g. "
                             f"{when.isoformat(timespec='minutes')}+00:00")
+    if not clock.in_range(when):
+        raise CampaignError(f"{_where(campaign)}: deadline {value!r} is out of range; gm takes years "
+                            f"{clock.FIRST_YEAR} to {clock.LAST_YEAR}")
     return when
 
 
 def parse_period(value: Any, what: str) -> dt.timedelta:
     """A period like 12h, 1d, 1d 6h or 90m (a bare number counts hours); ``what`` names it in errors."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return dt.timedelta(hours=value)
-    match = _GRACE.match(str(value))
-    if not match or not any(match.groups()):
-        raise CampaignError(f"{what} {value!r} is a period like 12h, 1d, 1d 6h or 90m")
-    days, hours, minutes = (int(g or 0) for g in match.groups())
-    return dt.timedelta(days=days, hours=hours, minutes=minutes)
+        period = dt.timedelta(hours=min(value, 24 * (MAX_PERIOD.days + 1)))
+    else:
+        match = _GRACE.match(str(value)[:200])
+        if not match or not any(match.groups()) or len(str(value)) > 200:
+            raise CampaignError(f"{what} {str(value)[:40]!r} is a period like 12h, 1d, 1d 6h or 90m")
+        days, hours, minutes = (min(int(g or 0), 10 ** 7) for g in match.groups())
+        period = dt.timedelta(days=days, hours=hours, minutes=minutes)
+    if period > MAX_PERIOD:
+        raise CampaignError(f"{what} {str(value)[:40]!r} is too long; at most {MAX_PERIOD.days}d")
+    return period
 
 
 def read_grace(campaign: Campaign) -> dt.timedelta:
