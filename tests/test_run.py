@@ -133,13 +133,15 @@ def test_a_campaign_busy_with_another_pass_is_skipped(tmp_path, monkeypatch):
     assert "skipped: " in out and "another gm run" in out and Campaign(camp.path).resolved_turns() == [0]
 
 
-def test_a_bad_site_setting_is_one_line_and_the_turn_stays_resolved(tmp_path, monkeypatch):
+def test_a_bad_site_setting_stops_the_pass_before_anything_is_resolved(tmp_path, monkeypatch):
     camp = guess_campaign(tmp_path, early=True, site={"folder": "site"})
     orders(camp, "ann")
     orders(camp, "bob")
     result = gm("run", camp.path, code=2)
-    assert "error: site not updated after turn 1: " in result.output and "site is a folder name" in result.output
-    assert Campaign(camp.path).last_turn == 1
+    assert "error: " in result.output and "site: '{folder: site}' is not a folder name like www" in result.output
+    assert Campaign(camp.path).last_turn == 0 and not (camp.path / "outbox").exists()
+    gm("config", camp.path, "site", "site")
+    assert "site updated after turn 1" in gm("run", camp.path).output
 
 
 def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):  # noqa: F811 (fixture)

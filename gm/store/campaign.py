@@ -345,7 +345,8 @@ def _block(key: str, value: Any) -> str:
     """``key: value`` in block style at the top level (dump_yaml writes a lone mapping in flow style)."""
     if isinstance(value, list) and value:
         return f"{key}:\n" + dump_yaml(value)
-    if isinstance(value, dict) and value:
-        return f"{key}:\n" + "".join(f"  {line}" for line in dump_yaml(value).splitlines(keepends=True))
+    if isinstance(value, dict) and value:  # a block of settings (schedule:, mail:) in block style
+        text = yaml.safe_dump(value, default_flow_style=False, sort_keys=False, allow_unicode=True, width=10_000)
+        return f"{key}:\n" + "".join(f"  {line}" for line in text.splitlines(keepends=True))
     text = dump_yaml(value)
     return f"{key}: {text.removesuffix(chr(10) + '...' + chr(10)).strip()}\n"

@@ -5,7 +5,6 @@ is never waited for: their seat plays by the game's bot or default orders."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +12,7 @@ from gm import games
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError
 from gm.store.players import labelled
+from gm.store.settings import parse_period  # noqa: F401 (one reading of a period, re-exported)
 from gm.time import clock
 from gm.time.zones import campaign_zone, show_moment
 
@@ -22,7 +22,6 @@ POLICIES = {
     "bot": "If your orders are missing after the deadline, the game's bot plays for you.",
 }
 POLICY_WORDS = {"hold": "the GM's decision", "default": "default orders", "bot": "the bot's orders"}
-_GRACE = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
 
 
 def _where(campaign: Campaign) -> str:
@@ -45,17 +44,6 @@ def read_deadline(campaign: Campaign) -> dt.datetime | None:
         raise CampaignError(f"{_where(campaign)}: deadline {value!r} needs a zone, e.g. "
                             f"{when.isoformat(timespec='minutes')}+00:00")
     return when
-
-
-def parse_period(value: Any, what: str) -> dt.timedelta:
-    """A period like 12h, 1d, 1d 6h or 90m (a bare number counts hours); ``what`` names it in errors."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return dt.timedelta(hours=value)
-    match = _GRACE.match(str(value))
-    if not match or not any(match.groups()):
-        raise CampaignError(f"{what} {value!r} is a period like 12h, 1d, 1d 6h or 90m")
-    days, hours, minutes = (int(g or 0) for g in match.groups())
-    return dt.timedelta(days=days, hours=hours, minutes=minutes)
 
 
 def read_grace(campaign: Campaign) -> dt.timedelta:
