@@ -140,7 +140,7 @@ def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
     info = deadline_status(campaign, now)
     if not info.due:
         return
-    early = read_early(campaign)
+    early = read_early(campaign) and not info.stale  # an undone turn waits for orders sent again
     all_in = not info.missing
     passed = info.phase == "passed"
     if passed and info.missing and info.policy == "hold":

@@ -29,6 +29,7 @@ from gm.store.lock import campaign_lock
 from gm.store.names import suggestion
 from gm.store.players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
 from gm.store.staging import StagedFolder
+from gm.store.undo import mark_resent
 
 # what resolving a turn writes (the rest of a turn's folder, its orders and press, is kept)
 TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports"})
@@ -219,6 +220,7 @@ class Campaign:
             atomic_write(problems, "\n".join(errors) + "\n")
         elif problems.exists():
             problems.unlink()
+        mark_resent(self.turn_dir(turn), player)  # an undone turn: this player has sent orders again
         return path
 
     def audit_log(self, turn: int) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from gm import games
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError
 from gm.store.players import labelled
+from gm.store.undo import read_undone
 from gm.store.settings import parse_period  # noqa: F401 (one reading of a period, re-exported)
 from gm.time import clock
 from gm.time.zones import campaign_zone, show_moment
@@ -96,6 +97,8 @@ class DeadlineStatus:
     arrived: list[str]
     missing: list[str]               # due, not in, and waited for
     dropped: list[str] = field(default_factory=list)   # due, not in, played by bot/default orders
+    stale: list[str] = field(default_factory=list)     # in, but from before an undo of the turn: an
+                                                       # early resolve waits for them to send again
 
     @property
     def final(self) -> dt.datetime | None:
@@ -125,7 +128,7 @@ class DeadlineStatus:
         return {"turn": self.turn, "deadline": self.deadline.isoformat() if self.deadline else None,
                 "grace": format_period(self.grace) if self.grace else None, "policy": self.policy,
                 "phase": self.phase, "left": self.left, "due": self.due, "in": self.arrived,
-                "missing": self.missing, "dropped": self.dropped,
+                "missing": self.missing, "dropped": self.dropped, "stale": self.stale,
                 "resolves_at": self.final.isoformat() if self.final else None}
 
 
@@ -137,9 +140,11 @@ def deadline_status(campaign: Campaign, now: dt.datetime | None = None) -> Deadl
     arrived = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
     dropped = dropped_players(campaign)
     now = now or clock.now()
+    stale = read_undone(campaign.turn_dir(turn)).get("stale") or []
     return DeadlineStatus(turn, read_deadline(campaign), read_grace(campaign), read_policy(campaign), now,
                           due, arrived, [p for p in due if p not in arrived and p not in dropped],
-                          [p for p in due if p not in arrived and p in dropped])
+                          [p for p in due if p not in arrived and p in dropped],
+                          [p for p in arrived if p in stale])
 
 
 def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str | None:
