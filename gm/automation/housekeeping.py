@@ -61,7 +61,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
         old = read_deadline(campaign)
         zone = campaign_zone(campaign)
         if action == "set":
-            new = check_future(read_when(campaign, value or ""))
+            new = check_future(read_when(campaign, value or ""), zone=zone)
         elif action == "extend":
             if old is None:
                 raise InputError("there is no deadline to extend; set one with `gm deadline DIR set WHEN`")
@@ -70,7 +70,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
             period = parse_period(value, "extend")
             if not period:
                 raise UsageError("extend by a period longer than 0, like 1d or 12h")
-            new = check_future(old + period)
+            new = check_future(old + period, zone=zone)
         elif action == "clear":
             new = None
         else:  # click checks the choice; kept for callers from Python

@@ -131,7 +131,7 @@ def list_command(root: str, as_json: bool) -> None:
         elif row["finished"]:
             click.echo(f"{row['path']}: {row['game']}, over after turn {row['turn'] - 1}")
         else:
-            deadline = f"deadline {row['deadline']} ({row['left']})" if row["deadline"] else "no deadline"
+            deadline = f"deadline {row['deadline_shown']} ({row['left']})" if row["deadline"] else "no deadline"
             missing = ", ".join(row["missing"]) or "none"
             click.echo(f"{row['path']}: {row['game']}, turn {row['turn']}, {deadline}, missing: {missing}")
 

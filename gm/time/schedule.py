@@ -198,11 +198,11 @@ def undo_anchor(campaign: Campaign, turn: int, current: dt.datetime | None) -> d
     return anchor
 
 
-def check_future(moment: dt.datetime, now: dt.datetime | None = None) -> dt.datetime:
+def check_future(moment: dt.datetime, now: dt.datetime | None = None, zone: dt.tzinfo = UTC) -> dt.datetime:
     now = now or clock.now()
     if moment <= now:
-        raise InputError(f"the deadline {moment.isoformat(timespec='minutes')} is in the past "
-                         f"(it is now {now.astimezone(UTC).isoformat(timespec='minutes')}); give a later moment")
+        raise InputError(f"the deadline {show_moment(moment, zone)} is in the past "
+                         f"(it is now {show_moment(now, zone)}); give a later moment")
     return moment
 
 

@@ -27,7 +27,7 @@ from gm.store.viewing import extra_pictures, picture, seen_by
 from gm.turn.report import dice_block
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 2  # 2: order receipts and secret-roll commitments in the turn entries
+SITE_VERSION = 3  # 2: order receipts and secret-roll commitments in the turn entries; 3: undone turns
 STATIC_FILES = ("site.css", "site.js", "dice.js")
 
 
