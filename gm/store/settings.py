@@ -517,7 +517,8 @@ def option_settings(options: dict[str, Any]) -> list[Setting]:
             try:
                 return option.read(name, value)
             except UsageError as exc:
-                raise ValueError(str(exc).split(" takes ", 1)[-1].split(" is one of ", 1)[-1]) from None
+                words = str(exc).split(" takes ", 1)[-1].rsplit(", not ", 1)[0]
+                raise ValueError(words.split(" is ", 1)[-1] if words.startswith("option ") else words) from None
         return check
     return [Setting(f"options.{name}", "|".join(map(show_value, option.choices)) or "game option",
                     option.default, option.help, reader(name, option))
