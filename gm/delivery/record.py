@@ -71,7 +71,8 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
     mac = hmac.new(key, str(turn).encode(), hashlib.sha256)
     folder = campaign.turn_dir(turn)
     orders = sorted((folder / "orders").glob("*.txt")) + sorted((folder / "orders").glob("*.errors"))
-    for path in [folder / n for n in ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml", "undone.yaml")] + orders:
+    named = ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml", "undone.yaml")
+    for path in [folder / n for n in named] + orders:
         mac.update(path.relative_to(folder).as_posix().encode() + b"\0")
         mac.update(path.read_bytes() if path.exists() else b"-")
     mac.update(json.dumps(press(campaign, turn), sort_keys=True, default=str).encode())

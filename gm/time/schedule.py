@@ -238,7 +238,8 @@ def _resolved_when(info, zone: dt.tzinfo, early: bool) -> str:
     if not info.due:
         return "never: the game is over"
     if not info.missing and early and info.stale:
-        waiting = f"once {', '.join(info.stale)} send{'s' if len(info.stale) == 1 else ''} orders again (the turn was undone)"
+        verb = "sends" if len(info.stale) == 1 else "send"
+        waiting = f"once {', '.join(info.stale)} {verb} orders again (the turn was undone)"
         if info.deadline is None:
             return f"{waiting}, or when the GM resolves it"
         return f"{waiting}, else at the deadline, {show_moment(info.deadline, zone)}"
