@@ -223,7 +223,7 @@ def _undo_deadline(campaign: Campaign, turn: int) -> dt.datetime | None:
     """The deadline of a turn just undone: the one it had when it was resolved, while that is still
     ahead (it was resolved early); else the deadline in force (the next slot). A change is audited."""
     current = read_deadline(campaign)
-    recorded = read_turn_deadlines(campaign.turn_dir(turn)).get("deadline")
+    recorded = read_turn_deadlines(campaign.path, turn).get("deadline")
     before = dt.datetime.fromisoformat(str(recorded)) if recorded else None
     if before is None or before <= clock.now() or before == current:
         return current
@@ -272,7 +272,7 @@ def rollback(campaign: Campaign) -> dict[str, Any]:
         entry = audit(campaign, "rollback", at=clock.stamp(), turn=turn,
                       moved_to=str(folder.relative_to(campaign.path)), moved=moved,
                       deadline=deadline.isoformat() if deadline else None, waiting_for=stale)
-        anchor = read_turn_deadlines(campaign.turn_dir(turn)).get("deadline")
+        anchor = read_turn_deadlines(campaign.path, turn).get("deadline")
         mark_undone(campaign.turn_dir(turn), at=entry["at"], moved_to=entry["moved_to"], anchor=anchor,
                     deadline=deadline.isoformat() if deadline else None, stale=stale)
         forget_delivery(campaign, turn)

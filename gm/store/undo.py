@@ -10,8 +10,9 @@ stored before the undo: their orders stand (they are played at the deadline), bu
 resolve waits until each of them has sent orders again (storing orders takes the player off the
 list). After the resolve the file stays as the record that the turn was undone (the site says so).
 
-And CAMPAIGN/turns/NNN/deadline.yaml: the deadline turn NNN was resolved under and the one it
-set for the next turn, so an undo can put the schedule back where it was.
+And CAMPAIGN/audit/deadlines.yaml, one line appended per resolve: the deadline the turn was resolved
+under and the one it set for the next turn, so an undo can put the schedule back where it was.
+(Kept outside the turn's folder, which a resolve writes whole or not at all.)
 """
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from typing import Any
 import yaml
 
 from gm.store.fileio import load_yaml, write_yaml
+from gm.store.logbook import append_entry, read_entries
 
 UNDONE = "undone.yaml"
-DEADLINES = "deadline.yaml"
+DEADLINES = "deadlines.yaml"
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -57,9 +59,15 @@ def mark_resent(turn_dir: Path, player: str) -> None:
         write_yaml(turn_dir / UNDONE, data)
 
 
-def read_turn_deadlines(turn_dir: Path) -> dict[str, Any]:
-    return _read(turn_dir / DEADLINES)
+def _deadlines_log(campaign_path: Path) -> Path:
+    return campaign_path / "audit" / DEADLINES
 
 
-def write_turn_deadlines(turn_dir: Path, *, deadline: str | None, following: str | None) -> None:
-    write_yaml(turn_dir / DEADLINES, {"deadline": deadline, "next": following})
+def read_turn_deadlines(campaign_path: Path, turn: int) -> dict[str, Any]:
+    """The deadlines recorded when ``turn`` was last resolved ({} when none was recorded)."""
+    found = [e for e in read_entries(_deadlines_log(campaign_path)) if e.get("turn") == turn]
+    return found[-1] if found else {}
+
+
+def write_turn_deadlines(campaign_path: Path, turn: int, *, deadline: str | None, following: str | None) -> None:
+    append_entry(_deadlines_log(campaign_path), {"turn": turn, "deadline": deadline, "next": following})

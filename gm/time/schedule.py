@@ -165,7 +165,7 @@ def next_turn_opener(campaign: Campaign):
                                                                      now=now or clock.now())
         if new != previous:
             write_deadline(campaign, new)
-        write_turn_deadlines(campaign.turn_dir(turn), deadline=_iso(previous), following=_iso(new))
+        write_turn_deadlines(campaign.path, turn, deadline=_iso(previous), following=_iso(new))
         if anchor != previous and new != previous:
             audit(campaign, "deadline after undo", at=clock.stamp(), turn=turn + 1, old=_iso(previous),
                   new=_iso(new), why=f"turn {turn} was undone and resolved again: the schedule counts from "
