@@ -139,6 +139,7 @@ def main() -> int:
         bench_script(ROOT / "bench" / "bench_imperial_network.py", "Imperial Network")
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
         bench_script(ROOT / "bench" / "mail.py", "Mail")
+        bench_script(ROOT / "bench" / "mail_send.py", "Mail out (the one delivery path)")
         bench_script(ROOT / "bench" / "site.py", "Campaign website")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -109,7 +109,7 @@ def test_a_replacement_keeps_the_seat(camp, tmp_path):
     told = {(m["Subject"], str(m["To"])) for m in notices(camp)}
     assert ("[camp] Ann is replaced by Carl", "Bob <bob@example.org>") in told
     assert ("[camp] Welcome to camp", "Carl <carl@example.org>") in told
-    assert ("[camp] You have left camp", f"Carl <{ANN}>") in told
+    assert ("[camp] You have left camp", f"Ann <{ANN}>") in told  # the player who left, by name
     # the new player is known by the seat's id and by the alias
     gm("player", camp.path, "carl", "--name", "Carlo")
     assert Campaign(camp.path).player("ann")["name"] == "Carlo"

@@ -17,14 +17,14 @@ import yaml
 
 from gm import games
 from gm.automation.runstate import forget_delivery
-from gm.delivery.mail.notices import clear_notices, notify, queued_notices  # noqa: F401 (the GM's notices)
+from gm.delivery.mail.notices import clear_notices, notify, queue_report, queued_notices  # noqa: F401
 from gm.store.auditlog import audit, read_audit  # noqa: F401 (read_audit: the audit log, for callers)
 from gm.store.campaign import Campaign, parse_player_spec, set_config_value, turn_dir_name  # noqa: F401
 from gm.store.errors import InputError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml, write_yaml
 from gm.store.undo import mark_undone, read_turn_deadlines
 from gm.time import clock
-from gm.time.deadlines import parse_period, read_deadline
+from gm.time.deadlines import deadline_status, parse_period, read_deadline
 from gm.time.schedule import campaign_zone, check_future, read_early, show_moment, write_deadline
 
 
@@ -43,10 +43,11 @@ def read_when(campaign: Campaign, text: str) -> dt.datetime:
 
 
 def _tell_deadline(campaign: Campaign, text: str) -> None:
-    state = campaign.state()
-    due = games.get(campaign.game_name).due(state)
+    """Everyone is told; the notice names as due only the players whose orders are still missing."""
+    info = deadline_status(campaign)
+    missing = ", ".join(_names(campaign, info.missing)) or "nobody: every order is in"
     notify(campaign, campaign.player_ids, f"Turn {campaign.current_turn}: the deadline has changed",
-           f"{text}\n\nOrders are due from: {', '.join(_names(campaign, due)) or 'nobody'}.\n", kind="deadline")
+           f"{text}\n\nOrders still due from: {missing}.\n", kind="deadline")
 
 
 def _names(campaign: Campaign, ids: list[str]) -> list[str]:
@@ -205,10 +206,13 @@ def _tell_player_change(campaign: Campaign, pid: str, *, replace: bool, email: b
                f"Dear {name},\n\nYou take over the position of {old} from turn {campaign.current_turn}.\n"
                f"Your orders begin with 'player: {pid}'" + (f" (or 'player: {aliases[-1]}')" if aliases else "")
                + f" and 'turn: {campaign.current_turn}'.\nThe GM sends you the latest report.\n", kind="welcome")
-        if "@" in str(info.get("previous_email") or ""):
+        if "@" in str(info.get("previous_email") or ""):  # to the player who left, by their own name
             notify(campaign, [pid], f"You have left {campaign.name}",
-                   f"Your position has been handed to {name} from turn {campaign.current_turn}. Thank you for "
-                   "playing.\n", kind="farewell", address={pid: str(info["previous_email"])})
+                   f"Dear {old},\n\nYour position has been handed to {name} from turn {campaign.current_turn}. "
+                   "Thank you for playing.\n", kind="farewell", address={pid: str(info["previous_email"])},
+                   names={pid: str(old)})
+        if campaign.last_turn >= 0:  # the latest report, with its order form, to the new address
+            queue_report(campaign, pid, campaign.last_turn, why="seat")
     if email and not replace:
         notify(campaign, [pid], "Your address for this campaign",
                "From now on the GM writes to you at this address.\n", kind="address")

@@ -34,7 +34,8 @@ def _write_run_state(campaign: Campaign, data: dict[str, Any]) -> None:
 
 def forget_delivery(campaign: Campaign, turn: int) -> None:
     """After a rollback of ``turn``: its reports are delivered again once it is resolved again,
-    under new keys (the sent log keeps the old ones as the record of what went out)."""
+    under new keys (gm/delivery/mail/outbox.report_key counts the rollbacks in the audit log; the
+    sent log keeps the old keys as the record of what went out)."""
     data = read_run_state(campaign)
     data["delivered_through"] = min(int(data.get("delivered_through", turn)), turn - 1)
     redone = dict(data.get("rolled_back") or {})
@@ -42,7 +43,3 @@ def forget_delivery(campaign: Campaign, turn: int) -> None:
     data["rolled_back"] = redone
     _write_run_state(campaign, data)
 
-
-def report_key(campaign_state: dict[str, Any], turn: int, player: str) -> str:
-    redo = int((campaign_state.get("rolled_back") or {}).get(turn, 0))
-    return f"report:{turn}:{player}" + (f":redo{redo}" if redo else "")

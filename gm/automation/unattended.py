@@ -20,23 +20,27 @@ import fcntl
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from gm import games
-from gm.automation.runstate import _write_run_state, forget_delivery, read_run_state, report_key  # noqa: F401
-from gm.delivery.mail.deadline_note import deadline_line, with_deadline
+from gm.automation.runstate import _write_run_state, forget_delivery, read_run_state  # noqa: F401
+from gm.delivery.mail.deliver import (
+    Outgoing,
+    deliver,
+    notice_items,
+    press_items,
+    reminder_items,
+    reply_items,
+    report_items,
+)
 from gm.delivery.mail.inbox import inbox_settings
 from gm.delivery.mail.intake import fetch
 from gm.delivery.mail.notices import clear_notices, queued_notices
-from gm.delivery.mail.outbox import report_file_name, report_messages, write_eml
-from gm.delivery.mail.remind import due_reminders
-from gm.delivery.mail.replies import deliver_replies
 from gm.delivery.mail.settings import MailError, mail_config, secret
-from gm.delivery.mail.smtp import already_sent, record_written, send_messages, smtp_settings
+from gm.delivery.mail.smtp import smtp_settings
 from gm.delivery.site import configured_folder, update
-from gm.store.campaign import Campaign, turn_dir_name
+from gm.store.campaign import Campaign
 from gm.store.errors import GMError, LockedError
 from gm.store.logbook import append_line, check_plain
 from gm.store.press import press_mode
@@ -97,20 +101,18 @@ def pass_lock(path: Path) -> Iterator[None]:
 
 # ---- delivery bookkeeping ------------------------------------------------------------------
 # ---- sending or writing --------------------------------------------------------------------
-def _deliver(campaign: Campaign, messages: list[tuple[str, EmailMessage, str]], send: bool,
-             folder: Path) -> tuple[int, list[str]]:
-    """(key, message, file stem) -> sent by SMTP or written to ``folder``; skips keys already in
-    the sent log. Returns (how many went, keys that failed)."""
-    done = already_sent(campaign)
-    fresh = [(k, m, stem) for k, m, stem in messages if k not in done]
-    if not fresh:
+def _deliver(campaign: Campaign, report: Pass, items: list[Outgoing], send: bool) -> tuple[int, list[str]]:
+    """Through the one delivery path: sent by SMTP or written to each message's folder, keys
+    already in the sent log skipped. Returns (how many went, keys that failed); a message refused
+    as unsafe is one error line (it is never sent, nor retried)."""
+    if not items:
         return 0, []
-    if send:
-        results = send_messages(campaign, [(k, m) for k, m, _ in fresh])
-        return sum(r.status == "sent" for r in results), [r.key for r in results if r.status == "failed"]
-    for key, msg, stem in fresh:
-        record_written(campaign, key, msg, write_eml(folder, stem, msg))
-    return len(fresh), []
+    results = deliver(campaign, items, send=send)
+    for refused in (r for r in results if r.status == "refused"):
+        report.failed = True
+        report.say(campaign, f"error: {refused.key} to {refused.to} refused as unsafe ({refused.detail})")
+    went = sum(r.status in ("sent", "written") for r in results)
+    return went, [r.key for r in results if r.status == "failed"]
 
 
 def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
@@ -122,12 +124,11 @@ def _fetch(campaign: Campaign, report: Pass, send: bool) -> bool:
     for outcome in fetched.outcomes:
         report.say(campaign, f"mail from {outcome.sender or '?'}: {outcome.line}")
     # fetch keeps every reply in outbox/replies/ as soon as it is decided; hand them on once
-    delivery = deliver_replies(campaign, send=send)
-    went = len(delivery.written) + sum(1 for s in delivery.sent if s.status != "failed")
-    if went or delivery.failed:
+    went, failed = _deliver(campaign, report, reply_items(campaign), send)
+    if went or failed:
         report.say(campaign, f"{went} repl{'y' if went == 1 else 'ies'} {'sent' if send else 'written'}"
-                   + (f", {len(delivery.failed)} not sent (kept for the next run)" if delivery.failed else ""))
-    if delivery.failed:
+                   + (f", {len(failed)} not sent (kept for the next run)" if failed else ""))
+    if failed:
         report.failed = True
     if fetched.failure:
         report.failed = True
@@ -182,15 +183,8 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
     start = int(state.get("delivered_through", first - 1)) + 1
     clean = True
     for turn in range(max(start, 0), last + 1):
-        built, notes = report_messages(campaign, turn)
-        if turn == last:
-            line = deadline_line(campaign)
-            for _key, msg in built if line else []:
-                with_deadline(msg, line)
-        messages = [(report_key(state, turn, key.rsplit(":", 1)[1]), msg,
-                     report_file_name(turn, key.rsplit(":", 1)[1])) for key, msg in built]
-        went, failed = _deliver(campaign, messages, send,
-                                campaign.path / "outbox" / f"turn-{turn_dir_name(turn)}")
+        items, notes = report_items(campaign, turn)
+        went, failed = _deliver(campaign, report, items, send)
         if went or failed:
             report.say(campaign, f"turn {turn} reports: {went} {'sent' if send else 'written to the outbox'}"
                        + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -204,25 +198,26 @@ def _deliver_reports(campaign: Campaign, report: Pass, send: bool, first: int) -
 
 
 def _deliver_notices(campaign: Campaign, report: Pass, send: bool) -> None:
-    import email
-    import email.policy
-
     queue = queued_notices(campaign)
     if not queue:
         return
-    folder = campaign.path / "outbox" / "notices"
-    messages = []
-    for item in queue:
-        path = folder / item["file"]
-        if path.exists():
-            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            messages.append((item["key"], msg, path.stem))
-    went, failed = _deliver(campaign, messages, send, folder)
+    went, failed = _deliver(campaign, report, notice_items(campaign), send)
     if went or failed:
         report.say(campaign, f"{went} notice(s) {'sent' if send else 'in the outbox'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
     report.failed = report.failed or bool(failed)
     clear_notices(campaign, {item["key"] for item in queue} - set(failed))
+
+
+def _deliver_press(campaign: Campaign, report: Pass, send: bool, first: int) -> None:
+    """Press received in this pass (or any not yet delivered) goes to its readers now; it still
+    shows in the next report and the record."""
+    went, failed = _deliver(campaign, report, press_items(campaign, range(first + 1, campaign.current_turn + 1)),
+                            send)
+    if went or failed:
+        report.say(campaign, f"{went} press message(s) {'sent' if send else 'in the outbox'}"
+                   + (f", {len(failed)} failed (retried next run)" if failed else ""))
+    report.failed = report.failed or bool(failed)
 
 
 def _open_deadline(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
@@ -246,9 +241,8 @@ def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> N
     info = deadline_status(campaign, now)
     if info.deadline is None or not info.missing or info.phase == "passed" or now < info.deadline - lead:
         return
-    messages, _notes = due_reminders(campaign, now=now)
-    stems = [(key, msg, f"remind-{info.turn:03d}-{key.rsplit(':', 1)[1]}") for key, msg in messages]
-    went, failed = _deliver(campaign, stems, send, campaign.path / "outbox" / "reminders")
+    items, _notes = reminder_items(campaign, now=now)
+    went, failed = _deliver(campaign, report, items, send)
     if went or failed:
         report.say(campaign, f"turn {info.turn}: {went} reminder(s) {'sent' if send else 'written'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
@@ -307,6 +301,7 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
             if _fetch(campaign, report, send):
                 _resolve_if_due(campaign, report, now)
             _open_deadline(campaign, report, now)
+            _deliver_press(campaign, report, send, first)
             _deliver_reports(campaign, report, send, first)
             _deliver_notices(campaign, report, send)
             _remind(campaign, report, send, now)

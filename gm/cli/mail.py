@@ -56,13 +56,13 @@ def fetch(directory: str, maildir: str | None, mbox: str | None, send: bool) -> 
 
 def _deliver(campaign, send: bool) -> int:
     """Send the pending replies, or hand them to the GM; the exit code (1 when some failed)."""
-    from gm.delivery.mail.replies import deliver_replies, folder, pending_replies
+    from gm.delivery.mail.replies import deliver_replies, folder, pending_count
     if not send:
         written = deliver_replies(campaign, send=False).written
         if written:
             click.echo(f"{len(written)} repl{'y' if len(written) == 1 else 'ies'} written to {folder(campaign)}/")
         return 0
-    count = len(pending_replies(campaign))
+    count = pending_count(campaign)
     if not count:
         return 0
     try:
@@ -75,12 +75,12 @@ def _deliver(campaign, send: bool) -> int:
     return _summary(results)
 
 
-def _send(campaign, messages, what: str):
-    """Send with a progress bar; (exit code, results)."""
-    from gm.delivery.mail.smtp import send_messages
-    with click.progressbar(length=len(messages), label=f"Sending {what}", file=sys.stderr) as bar:
-        results = send_messages(campaign, messages, on_done=lambda r: bar.update(1))
-    return _summary(results), results
+def _send(campaign, items, what: str) -> int:
+    """Send through the one delivery path with a progress bar; the exit code."""
+    from gm.delivery.mail.deliver import deliver
+    with click.progressbar(length=len(items), label=f"Sending {what}", file=sys.stderr) as bar:
+        results = deliver(campaign, items, send=True, on_done=lambda r: bar.update(1))
+    return _summary(results)
 
 
 def _summary(results) -> int:
@@ -90,7 +90,9 @@ def _summary(results) -> int:
         if r.status == "failed":
             failed.append(r)
     sent = sum(r.status == "sent" for r in results)
-    click.echo(f"{sent} sent, {len(results) - sent - len(failed)} already sent before, {len(failed)} failed")
+    refused = sum(r.status == "refused" for r in results)
+    click.echo(f"{sent} sent, {len(results) - sent - len(failed) - refused} already sent before, "
+               f"{len(failed)} failed" + (f", {refused} refused as unsafe (see mail.log)" if refused else ""))
     if failed:
         click.echo(f"Error: {len(failed)} message(s) not sent; run the command again to retry them", err=True)
     return 1 if failed else 0
@@ -104,24 +106,27 @@ def _summary(results) -> int:
 def send_reports(directory: str, turn: int | None, out: str | None, send: bool) -> None:
     """One message per player with their own report, board image and order form.
 
+    Reports go through the same delivery as `gm run`: a report already sent is not sent again,
+    and a turn undone (gm rollback) and resolved again is a new report, sent again.
+
     Example: gm mail send camp --send
     """
     from pathlib import Path
 
-    from gm.delivery.mail.outbox import report_file_name, report_messages, write_eml
+    from gm.delivery.mail.deliver import deliver, report_items
     if out and send:
         raise click.UsageError("give --out FOLDER or --send, not both")
     campaign = campaign_at(directory)
     turn = campaign.check_turn(turn)
-    messages, notes = report_messages(campaign, turn)
+    items, notes = report_items(campaign, turn, folder=Path(out) if out else None)
     for note in notes:
         click.echo(note, err=True)
     if send:
-        sys.exit(_send(campaign, messages, f"turn {turn} reports")[0])
-    folder = Path(out) if out else campaign.path / "outbox" / f"turn-{turn:03d}"
-    for key, msg in messages:
-        write_eml(folder, report_file_name(turn, key.rsplit(":", 1)[1]), msg)
-    click.echo(f"{len(messages)} message(s) written to {folder}/")
+        sys.exit(_send(campaign, items, f"turn {turn} reports"))
+    # without --send: a copy for the GM to look at or send by hand; --send later still sends
+    results = deliver(campaign, items, send=False, hand_over=False)
+    folder = items[0].folder if items else Path(out) if out else campaign.path / "outbox" / f"turn-{turn:03d}"
+    click.echo(f"{sum(r.status == 'written' for r in results)} message(s) written to {folder}/")
 
 
 @mail.command("remind")
@@ -132,24 +137,18 @@ def remind(directory: str, send: bool) -> None:
 
     Example: gm mail remind camp --send
     """
-    from gm.delivery.mail.outbox import write_eml
-    from gm.delivery.mail.remind import due_reminders
-    from gm.delivery.mail.smtp import record_written
+    from gm.delivery.mail.deliver import deliver, reminder_items
     campaign = campaign_at(directory)
-    messages, notes = due_reminders(campaign)
+    items, notes = reminder_items(campaign)
     for note in notes:
         click.echo(note)
-    if not messages:
+    if not items:
         click.echo("No reminders to send.")
         return
     if send:
-        sys.exit(_send(campaign, messages, "reminders")[0])
-    folder = campaign.path / "outbox" / "reminders"
-    for key, msg in messages:
-        name = key.split(":")[-1]
-        path = write_eml(folder, f"remind-{campaign.current_turn:03d}-{name}", msg)
-        record_written(campaign, key, msg, path)
-    click.echo(f"{len(messages)} reminder(s) written to {folder}/")
+        sys.exit(_send(campaign, items, "reminders"))
+    deliver(campaign, items, send=False)
+    click.echo(f"{len(items)} reminder(s) written to {items[0].folder}/")
 
 
 @mail.command("password")

@@ -163,6 +163,12 @@ class Game:
         game's default orders)."""
         return self.default_orders(state, player)
 
+    def missed_orders(self, state: State, player: str, policy: str) -> str | None:
+        """What missing orders mean for ``player`` in this game under the missed-turn ``policy``
+        (default or bot), in the game's own words, for reminders ("your company builds nothing and
+        enters no race"); None: gm words it from default_orders (optional hook)."""
+        return None
+
     def order_form(self, view: State, player: str) -> str:
         """A blank order form for the player's next orders (comment lines help them fill it in),
         built from ``view`` = ``self.view(state, player)``, never from the raw state."""

@@ -8,8 +8,10 @@ intake.py    each fetched message: kept, sender checked, read as a command or or
 answer.py    orders by mail: checked, stored, answered with a receipt
 commands.py  players' mail commands: help, status, orders, resend, press
 replies.py   replies kept as decided, then sent or handed to the GM; pending ones sent next run
-outbox.py    RFC 5322 messages: replies, turn reports, reminders
-smtp.py      sending with retries and a sent log, so a rerun never sends twice
+outbox.py    RFC 5322 messages: replies, turn reports, reminders, notices
+deliver.py   the one way mail goes out (gm mail and gm run): sent log, the gate, SMTP or .eml
+headers.py   the gate: only gm's headers, one registered address, valid ids, stable Message-IDs
+smtp.py      the SMTP connection with retries, and the sent log, so a rerun never sends twice
 logbook.py   append-only logs (one `- {json}` line per entry, a YAML list)
 passwords.py scrypt hashes of player passwords under secret/
 settings.py  the `mail:` block of campaign.yaml, secrets, the GM's mail log

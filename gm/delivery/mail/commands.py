@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
 from gm.delivery.mail.deadline_note import deadline_line, with_deadline
 from gm.delivery.mail.desk import Desk, Outcome
+from gm.delivery.mail.headers import set_reply_ids
 from gm.delivery.mail.outbox import order_form, reply_message, report_message
 from gm.delivery.mail.passwords import password_problem
 from gm.store.errors import GMError, UsageError
@@ -202,8 +203,7 @@ def _resend(desk: Desk, player: str, command: Command, incoming: Incoming):
         line = deadline_line(desk.campaign)
         if line:
             with_deadline(msg, line)
-    if incoming.message_id:
-        msg["In-Reply-To"] = incoming.message_id
+    set_reply_ids(msg, incoming.message_id)  # only a plain valid id, never a decoded header value
     return f"report of turn {turn} sent again", "", msg
 
 

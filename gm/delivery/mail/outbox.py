@@ -12,7 +12,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from gm import games
+from gm.delivery.mail.headers import ON_DISK, OUTGOING, mail_domain, plain_text, set_reply_ids
 from gm.delivery.mail.settings import MailError, sender_address
+from gm.store.auditlog import read_audit
 from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
@@ -21,32 +23,46 @@ from gm.time import clock
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"/\\:]+\.png)(")', re.IGNORECASE)
 
 
-def _address(campaign: Campaign, player: str) -> str:
+def _address(campaign: Campaign, player: str, *, name: str | None = None, address: str | None = None) -> str:
     info = campaign.player(player)
-    email_address = str(info.get("email") or "").strip()
+    email_address = str(address or info.get("email") or "").strip()
     if "@" not in email_address:
         raise MailError(f"player {player} has no e-mail address in campaign.yaml (players: email:)")
-    return email.utils.formataddr((str(info.get("name") or player), email_address))
+    return email.utils.formataddr((plain_text(name or info.get("name") or player), email_address))
 
 
-def _new_message(campaign: Campaign, player: str, subject: str, *, when: dt.datetime | None = None) -> EmailMessage:
-    msg = EmailMessage()
+def registered_address(campaign: Campaign, player: str) -> str:
+    """The one address a message for ``player`` may go to (campaign.yaml's players: email:)."""
+    return str(campaign.player(player).get("email") or "").strip()
+
+
+def _new_message(campaign: Campaign, player: str, subject: str, *, when: dt.datetime | None = None,
+                 auto: str = "auto-generated", name: str | None = None, address: str | None = None) -> EmailMessage:
+    msg = EmailMessage(policy=OUTGOING)
     sender = sender_address(campaign)
     msg["From"] = sender
-    msg["To"] = _address(campaign, player)
-    msg["Subject"] = f"[{campaign.name}] {subject}"
+    msg["To"] = _address(campaign, player, name=name, address=address)
+    msg["Subject"] = plain_text(f"[{campaign.name}] {subject}", 400)
     msg["Date"] = email.utils.format_datetime(when or clock.now())
-    domain = email.utils.parseaddr(sender)[1].partition("@")[2] or "localhost"
-    msg["Message-ID"] = email.utils.make_msgid(domain=domain)
+    msg["Message-ID"] = email.utils.make_msgid(domain=mail_domain(sender))
+    msg["Auto-Submitted"] = auto
     return msg
 
 
 def reply_message(campaign: Campaign, player: str, subject: str, body: str,
                   *, in_reply_to: str = "") -> EmailMessage:
-    msg = _new_message(campaign, player, subject)
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        msg["References"] = in_reply_to
+    """An answer to a player's message; ``in_reply_to`` (their Message-ID, from outside) is copied
+    only when it is a plain valid id."""
+    msg = _new_message(campaign, player, subject, auto="auto-replied")
+    set_reply_ids(msg, in_reply_to)
+    msg.set_content(body)
+    return msg
+
+
+def notice_message(campaign: Campaign, player: str, subject: str, body: str, *, name: str | None = None,
+                   address: str | None = None) -> EmailMessage:
+    """A notice of the GM's change; ``name``/``address`` address it to someone the seat had before."""
+    msg = _new_message(campaign, player, subject, name=name, address=address)
     msg.set_content(body)
     return msg
 
@@ -86,7 +102,9 @@ def reminder_message(campaign: Campaign, player: str, turn: int, deadline_text: 
     body = (f"Dear {name},\n\nYour orders for turn {turn} have not arrived yet.\n"
             f"Deadline: {shown or deadline_text} ({left}).\n{policy_text}\n\n"
             f"Send them with the lines 'player: {player}' and 'turn: {turn}' at the top.\n")
-    return reply_message(campaign, player, f"Reminder: turn {turn} orders due {deadline_text}", body)
+    msg = _new_message(campaign, player, f"Reminder: turn {turn} orders due {deadline_text}")
+    msg.set_content(body)
+    return msg
 
 
 def write_eml(folder: Path, name: str, msg: EmailMessage) -> Path:
@@ -94,8 +112,16 @@ def write_eml(folder: Path, name: str, msg: EmailMessage) -> Path:
     if not re.fullmatch(r"[A-Za-z0-9._-]+", name):
         raise MailError(f"internal: unsafe message file name {name!r}")
     path = folder / f"{name}.eml"
-    atomic_write(path, bytes(msg))
+    atomic_write(path, msg.as_bytes(policy=ON_DISK))
     return path
+
+
+def report_key(campaign: Campaign, turn: int, player: str) -> str:
+    """The sent-log key of ``player``'s report of ``turn``: a turn undone and resolved again is a new
+    report (its key counts the rollbacks of that turn in the audit log), so it is sent again."""
+    redo = sum(1 for entry in read_audit(campaign)
+               if isinstance(entry, dict) and entry.get("action") == "rollback" and entry.get("turn") == turn)
+    return f"report:{turn}:{player}" + (f":redo{redo}" if redo else "")
 
 
 def report_file_name(turn: int, player: str) -> str:

@@ -8,8 +8,25 @@ from gm.delivery.mail.outbox import reminder_message
 from gm.delivery.mail.settings import MailError
 from gm.delivery.mail.smtp import already_sent
 from gm.store.campaign import Campaign
-from gm.time.deadlines import POLICIES, deadline_status
+from gm import games
+from gm.time.deadlines import deadline_status, format_period, player_policy
 from gm.time.schedule import campaign_zone, short_moment, show_moment
+
+
+def what_missing_means(game, state: dict, player: str, policy: str) -> str:
+    """What missing orders mean for ``player`` in this game: the game's own words (its
+    missed_orders hook), else what its default orders come to."""
+    if policy == "hold":
+        return "the GM decides what happens"
+    words = game.missed_orders(state, player, policy)
+    if words:
+        return str(words).rstrip(".")
+    if policy == "bot":
+        return "the game's bot plays for you"
+    if game.default_orders(state, player) is None:
+        return ("the turn waits for the GM (this game has no default move)" if game.sequential
+                else "you make no move this turn")
+    return "the game's default orders are played for you"
 
 
 def reminder_key(deadline: dt.datetime, player: str) -> str:
@@ -28,6 +45,8 @@ def due_reminders(campaign: Campaign,
     zone = campaign_zone(campaign)
     shown, subject_moment = show_moment(info.deadline, zone), short_moment(info.deadline, zone)
     log = already_sent(campaign)
+    game = games.get(campaign.game_name)
+    state = campaign.state()
     out, notes = [], []
     for player in info.missing:
         key = reminder_key(info.deadline, player)
@@ -37,8 +56,15 @@ def due_reminders(campaign: Campaign,
         if "@" not in str(campaign.player(player).get("email") or ""):
             notes.append(f"{player}: no e-mail address in campaign.yaml; not reminded")
             continue
+        what = what_missing_means(game, state, player, player_policy(campaign, player))
+        if info.grace:
+            when = (f"There is a grace of {format_period(info.grace)} after the deadline: orders that arrive by "
+                    f"{show_moment(info.final, zone)} still count.")
+        else:
+            when = "There is no grace period: orders must arrive by the deadline."
         out.append((key, reminder_message(campaign, player, info.turn, subject_moment,
-                                          info.left, POLICIES[info.policy], shown=shown)))
+                                          info.left, f"{when}\nIf your orders are still missing then, {what}.",
+                                          shown=shown)))
     if not info.missing:
         notes.append(f"every player's orders for turn {info.turn} are in")
     return out, notes

@@ -1,19 +1,15 @@
 """Replies to players' mail, kept under outbox/replies/ the moment each is decided, then either sent
-(`--send`) or handed to the GM as .eml files. A reply neither sent nor handed over (a run that
-stopped half-way, an SMTP server that failed) is pending: the next run with --send sends it, and
-only it, so nothing is lost and nothing goes out twice."""
+(`--send`) or handed to the GM as .eml files, through the one delivery path (deliver.py). A reply
+neither sent nor handed over (a run that stopped half-way, an SMTP server that failed) is pending:
+the next run with --send sends it, and only it, so nothing is lost and nothing goes out twice."""
 from __future__ import annotations
 
-import email
-import email.policy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 
+from gm.delivery.mail.deliver import deliver, reply_items
+from gm.delivery.mail.smtp import Sent
 from gm.store.campaign import Campaign
-from gm.delivery.mail.desk import LEDGER, reply_key
-from gm.store.logbook import read_entries
-from gm.delivery.mail.smtp import Sent, already_sent, record_written, send_messages
 
 FOLDER = ("outbox", "replies")
 
@@ -32,37 +28,22 @@ def folder(campaign: Campaign):
     return campaign.path.joinpath(*FOLDER)
 
 
-def pending_replies(campaign: Campaign) -> list[tuple[str, EmailMessage]]:
-    """(key, message) of every kept reply not yet sent nor handed to the GM, oldest first."""
-    done = already_sent(campaign)
-    out = []
-    for entry in read_entries(campaign.path / "inbox" / LEDGER):
-        name, digest = entry.get("reply"), str(entry.get("digest", ""))
-        key = reply_key(digest)
-        if not name or key in done:
-            continue
-        path = folder(campaign) / str(name)
-        if path.is_file() and path.parent == folder(campaign):
-            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            out.append((key, msg))
-            done[key] = {}
-    return out
+def pending_count(campaign: Campaign) -> int:
+    return len(reply_items(campaign))
 
 
 def deliver_replies(campaign: Campaign, *, send: bool,
                     on_done: Callable[[Sent], None] | None = None) -> Delivery:
-    """Send every pending reply (send=True) or mark each as handed to the GM (the files stay in
+    """Send every pending reply (send=True) or hand each to the GM (the files stay in
     outbox/replies/ for them to send). Raises MailError when SMTP is not set up; the replies then
     stay pending."""
-    pending = pending_replies(campaign)
+    pending = reply_items(campaign)
     delivery = Delivery()
     if not pending:
         return delivery
+    results = deliver(campaign, pending, send=send, on_done=on_done)
     if send:
-        delivery.sent = send_messages(campaign, pending, on_done=on_done)
-        return delivery
-    for key, msg in pending:
-        name = f"reply-{key.split(':', 1)[1][:16]}.eml"
-        record_written(campaign, key, msg, folder(campaign) / name)
-        delivery.written.append(name)
+        delivery.sent = results
+    else:
+        delivery.written = [f"{item.stem}.eml" for item, r in zip(pending, results) if r.status == "written"]
     return delivery

@@ -1,6 +1,7 @@
-"""Sending through SMTP (STARTTLS, SSL or plain on loopback), retried, with a sent log so a rerun
-never sends the same message twice (CAMPAIGN/outbox/sent-log.yaml, keyed by what the message is,
-one line appended per message sent: a message is logged the moment the server took it)."""
+"""Sending through SMTP (STARTTLS, SSL or plain on loopback), retried, and the sent log
+(CAMPAIGN/outbox/sent-log.yaml, keyed by what the message is, one line appended per message: a
+message is logged the moment the server took it). Which messages go, and the check each passes
+first, is gm/delivery/mail/deliver.py: the one way mail goes out."""
 from __future__ import annotations
 
 import smtplib
@@ -8,12 +9,11 @@ import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import Any
 
-from gm.delivery.mail.settings import MailError, gm_log, mail_config, now_utc, read_log, secret
+from gm.delivery.mail.settings import MailError, mail_config, now_utc, read_log, secret
 from gm.store.campaign import Campaign
-from gm.store.logbook import append_entry, check_plain, read_entries
+from gm.store.logbook import append_entry, read_entries
 
 SECURITY = {"starttls": 587, "ssl": 465, "none": 25}
 
@@ -55,8 +55,10 @@ def already_sent(campaign: Campaign) -> dict[str, Any]:
     return log
 
 
-def _log_sent(campaign: Campaign, key: str, msg: EmailMessage, **extra: Any) -> None:
-    append_entry(sent_log_path(campaign), {"key": key, "to": str(msg["To"]), "message_id": str(msg["Message-ID"]),
+def log_sent(campaign: Campaign, key: str, to: str, message_id: str, **extra: Any) -> None:
+    """One line in the sent log: the message with this key went (or was handed to the GM, or was
+    refused as unsafe); it is never built or sent again."""
+    append_entry(sent_log_path(campaign), {"key": key, "to": to, "message_id": message_id,
                                            "at": now_utc().isoformat(), **extra})
 
 
@@ -78,80 +80,60 @@ def _connect(campaign: Campaign, settings: dict[str, Any]) -> smtplib.SMTP:
     return conn
 
 
-def send_messages(campaign: Campaign, messages: list[tuple[str, EmailMessage]], *,
-                  on_done: Callable[[Sent], None] | None = None,
-                  sleep: Callable[[float], None] = time.sleep) -> list[Sent]:
-    """Send each (key, message) not yet in the sent log; a failure is retried, then reported, and
-    the others still go out. The log is written after every message, so a crash loses nothing."""
-    settings = smtp_settings(campaign)
-    with campaign.lock():
-        for path in (campaign.path / "mail.log", sent_log_path(campaign)):
-            check_plain(path)  # before the first message goes: a linked log would stop the run half-way
-        log = already_sent(campaign)
-        results: list[Sent] = []
-        conn: smtplib.SMTP | None = None
-        try:
-            for key, msg in messages:
-                to = str(msg["To"])
-                if key in log:
-                    result = Sent(key, to, "skipped", f"already sent {log[key].get('at', '')}")
-                else:
-                    result, conn = _send_one(campaign, settings, conn, key, msg, sleep)
-                    if result.status == "sent":
-                        _log_sent(campaign, key, msg)
-                        log[key] = {}
-                    gm_log(campaign, f"send {key} to {to}: {result.status}"
-                                     + (f" ({result.detail})" if result.detail else ""))
-                results.append(result)
-                if on_done:
-                    on_done(result)
-        finally:
-            if conn is not None:
-                try:
-                    conn.quit()
-                except (smtplib.SMTPException, OSError):
-                    pass
-        return results
+class Line:
+    """One SMTP connection for a batch of messages, opened at the first message, each message
+    retried on a failure; the caller keeps the sent log (gm/delivery/mail/deliver.py)."""
 
+    def __init__(self, campaign: Campaign, *, sleep: Callable[[float], None] = time.sleep):
+        self.campaign = campaign
+        self.settings = smtp_settings(campaign)
+        self.conn: smtplib.SMTP | None = None
+        self.sleep = sleep
 
-def _send_one(campaign, settings, conn, key, msg, sleep) -> tuple[Sent, smtplib.SMTP | None]:
-    error = ""
-    for attempt in range(1, settings["attempts"] + 1):
-        try:
-            if conn is None:
-                conn = _connect(campaign, settings)
-            refused = conn.send_message(msg)
-            if refused:
-                return Sent(key, str(msg["To"]), "failed", f"refused: {', '.join(refused)}", attempt), conn
-            return Sent(key, str(msg["To"]), "sent", f"on attempt {attempt}" if attempt > 1 else "", attempt), conn
-        except smtplib.SMTPRecipientsRefused as exc:  # permanent: retrying cannot help
-            return Sent(key, str(msg["To"]), "failed", f"recipient refused ({_code(exc)})", attempt), conn
-        except smtplib.SMTPAuthenticationError as exc:
-            raise MailError(f"SMTP {settings['host']}: login refused ({_code(exc)}); check mail.smtp.user "
-                            "and the password") from None
-        except smtplib.SMTPNotSupportedError:
-            raise MailError(f"SMTP {settings['host']}: the server offers no login here; check mail.smtp.security "
-                            "(starttls or ssl) and mail.smtp.user") from None
-        except (smtplib.SMTPException, OSError) as exc:
-            error = f"{type(exc).__name__}: {exc}".strip()
-            if conn is not None:
-                try:
-                    conn.close()
-                except (smtplib.SMTPException, OSError):
-                    pass
-            conn = None
-            if attempt < settings["attempts"]:
-                sleep(settings["retry_delay"] * attempt)
-    return Sent(key, str(msg["To"]), "failed", f"after {settings['attempts']} attempt(s): {error}",
-                settings["attempts"]), conn
+    def send(self, key: str, data: bytes, *, sender: str, to: str) -> Sent:
+        """``data`` (the sealed message) to the one envelope recipient ``to``, never to any address
+        the message's own headers name."""
+        settings, error = self.settings, ""
+        for attempt in range(1, settings["attempts"] + 1):
+            try:
+                if self.conn is None:
+                    self.conn = _connect(self.campaign, settings)
+                refused = self.conn.sendmail(sender, [to], data)
+                if refused:
+                    return Sent(key, to, "failed", f"refused: {', '.join(refused)}", attempt)
+                return Sent(key, to, "sent", f"on attempt {attempt}" if attempt > 1 else "", attempt)
+            except smtplib.SMTPRecipientsRefused as exc:  # permanent: retrying cannot help
+                return Sent(key, to, "failed", f"recipient refused ({_code(exc)})", attempt)
+            except smtplib.SMTPAuthenticationError as exc:
+                raise MailError(f"SMTP {settings['host']}: login refused ({_code(exc)}); check mail.smtp.user "
+                                "and the password") from None
+            except smtplib.SMTPNotSupportedError:
+                raise MailError(f"SMTP {settings['host']}: the server offers no login here; check "
+                                "mail.smtp.security (starttls or ssl) and mail.smtp.user") from None
+            except (smtplib.SMTPException, OSError) as exc:
+                error = f"{type(exc).__name__}: {exc}".strip()
+                self._drop()
+                if attempt < settings["attempts"]:
+                    self.sleep(settings["retry_delay"] * attempt)
+        return Sent(key, to, "failed", f"after {settings['attempts']} attempt(s): {error}", settings["attempts"])
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except (smtplib.SMTPException, OSError):
+                pass
+        self.conn = None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+        self.conn = None
 
 
 def _code(exc: Exception) -> str:
     code = getattr(exc, "smtp_code", None)
     return f"{code} {getattr(exc, 'smtp_error', b'').decode(errors='replace')}".strip() if code else str(exc)
-
-
-def record_written(campaign: Campaign, key: str, msg: EmailMessage, path) -> None:
-    """Log a message written to a file for the GM to send, so it is not built again (reminders)."""
-    with campaign.lock():
-        _log_sent(campaign, key, msg, file=str(path))

@@ -173,6 +173,11 @@ class RailwayRivals(Game):
         """A missing company does nothing: it builds nothing, enters no race (and is listed in ``nmr``)."""
         return None
 
+    def missed_orders(self, state, player, policy):
+        if policy == "default":
+            return "your company builds nothing and enters no race this turn"
+        return None
+
     def bot_orders(self, state, player):
         """The bot's orders for a missing company (the campaign's ``nmr_policy: bot``)."""
         if state["stage"] not in ("build", "operate"):
