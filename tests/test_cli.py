@@ -197,9 +197,23 @@ def test_unknown_player_for_report(camp):
     assert "unknown player 'bobb' (did you mean \"bob\"?)" in run("report", camp, "--player", "bobb", code=2).output
 
 
-def test_lock_refuses_a_second_gm(camp, tmp_path):
-    with Campaign(camp).lock():  # another gm holds it (an OS lock: tests/test_lock.py races processes)
-        result = run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"), code=2)
+def _hold_lock(folder: str, ready, go) -> None:
+    with Campaign(folder).lock():
+        ready.set()
+        go.wait(60)
+
+
+def test_lock_refuses_a_second_gm(camp, tmp_path, monkeypatch):
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    ready, go = ctx.Event(), ctx.Event()
+    holder = ctx.Process(target=_hold_lock, args=(str(camp), ready, go))  # another gm holds it (an OS lock)
+    holder.start()
+    assert ready.wait(60)
+    monkeypatch.setenv("GM_LOCK_WAIT", "0.2")
+    result = run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"), code=2)
+    go.set()
+    holder.join(60)
     assert "another gm" in result.output
     (camp / ".lock").write_text("999999999")  # left by a killed gm: nobody holds it
     run("submit", camp, orders(tmp_path, "a.txt", "player: ann\nguess 4\n"))

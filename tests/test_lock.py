@@ -84,7 +84,8 @@ def _hold_then_die(folder: str, ready, release) -> None:
         os._exit(0)  # killed while holding: no clean-up runs
 
 
-def test_a_killed_holders_lock_frees_itself(tmp_path):
+def test_a_killed_holders_lock_frees_itself(tmp_path, monkeypatch):
+    monkeypatch.setenv("GM_LOCK_WAIT", "0.2")
     ready, release = CTX.Event(), CTX.Event()
     child = CTX.Process(target=_hold_then_die, args=(str(tmp_path), ready, release))
     child.start()
@@ -98,20 +99,38 @@ def test_a_killed_holders_lock_frees_itself(tmp_path):
     child.join(30)
     assert (tmp_path / LOCK_FILE).exists()  # left behind by the killed process...
     with campaign_lock(tmp_path):  # ...and free all the same
-        assert (tmp_path / LOCK_FILE).read_text() == str(os.getpid())
+        assert (tmp_path / LOCK_FILE).is_file()
     assert not (tmp_path / LOCK_FILE).exists()
 
 
-def test_campaign_lock_refuses_a_second_gm_in_one_line(tmp_path):
+def _hold(folder: str, ready, release) -> None:
+    with Campaign(folder).lock():
+        ready.set()
+        release.wait(30)
+
+
+def test_campaign_lock_refuses_a_second_gm_in_one_line(tmp_path, monkeypatch):
+    """Another process waits GM_LOCK_WAIT seconds, then is refused in one line; the same process
+    takes the lock again inside (re-entrant), and a waiting process gets it once it is free."""
     camp = tmp_path / "camp"
     engine.new_campaign(camp, "guess", ["ann", "bob"], master=bytes(32))
+    ready, release = CTX.Event(), CTX.Event()
+    child = CTX.Process(target=_hold, args=(str(camp), ready, release))
+    child.start()
+    assert ready.wait(30)
+    monkeypatch.setenv("GM_LOCK_WAIT", "0.3")
+    started = time.monotonic()
+    with pytest.raises(LockedError, match=rf"another gm \(process {child.pid}\) is working on this campaign"):
+        with Campaign(camp).lock():
+            pass
+    assert time.monotonic() - started >= 0.3  # it waited before giving up
+    monkeypatch.setenv("GM_LOCK_WAIT", "20")
+    CTX.Process(target=lambda: (time.sleep(0.3), release.set())).start()
     campaign = Campaign(camp)
-    with campaign.lock():
-        with pytest.raises(LockedError, match=r"another gm \(process \d+\) is working on this campaign"):
-            with Campaign(camp).lock():
-                pass
-    with campaign.lock():
-        pass  # released: taken again
+    with campaign.lock():  # waits for the holder to finish
+        with campaign.lock():  # re-entrant in one process
+            pass
+    child.join(30)
 
 
 def test_a_symlinked_lock_file_is_not_followed(tmp_path):

@@ -41,7 +41,7 @@ from gm.delivery.mail.settings import MailError, mail_config, secret
 from gm.delivery.mail.smtp import smtp_settings
 from gm.delivery.site import configured_folder, update
 from gm.store.campaign import Campaign
-from gm.store.errors import GMError, LockedError
+from gm.store.errors import CampaignError, GMError, LockedError, os_error_line
 from gm.store.logbook import append_line, check_plain
 from gm.store.press import press_mode
 from gm.store.settings import check_config, option_settings
@@ -76,6 +76,9 @@ class Pass:
                 run_log(campaign, line)
             except GMError:  # a linked run.log: already said on screen as the pass's error
                 self.failed = True
+            except OSError as exc:  # a full disk: the line stays on screen, with why it is not in run.log
+                self.failed = True
+                self.lines.append(f"error: {os_error_line(exc)}")
 
 
 def run_log(campaign: Campaign, line: str) -> None:
@@ -88,15 +91,15 @@ def pass_lock(path: Path) -> Iterator[None]:
     """One `gm run` pass at a time per campaign (an OS lock, released if the process dies). Each
     step inside also takes the campaign's own lock, so `gm submit`/`gm resolve` by hand interleave
     safely between steps."""
-    handle = open(path / ".run.lock", "a+")
+    fd = os.open(path / ".run.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), 0o644)
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LockedError(f"{path}: another gm run is working on this campaign") from None
         yield
     finally:
-        handle.close()
+        os.close(fd)
 
 
 # ---- delivery bookkeeping ------------------------------------------------------------------
@@ -150,7 +153,7 @@ def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
         return
     if not ((all_in and (early or info.phase in ("grace", "passed"))) or passed):
         return
-    result = resolve(campaign, force=passed)
+    result = resolve(campaign, force=passed)  # the pass's one resolve: at most one turn per pass
     why = "every order in" if all_in else "deadline and grace passed"
     report.say(campaign, f"turn {result.turn} resolved ({why})"
                + (f"; missed turn: {', '.join(result.nmr)}" if result.nmr else "")
@@ -222,12 +225,12 @@ def _deliver_press(campaign: Campaign, report: Pass, send: bool, first: int) -> 
 
 def _open_deadline(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
     """A schedule with no deadline set (a new campaign, or the GM cleared it): open one."""
-    schedule = read_schedule(campaign)
-    if schedule is None or read_deadline(campaign) is not None:
-        return
-    if not games.get(campaign.game_name).due(campaign.state()):
-        return
-    with campaign.lock():
+    with campaign.lock():  # decided and written on campaign.yaml as it is now
+        schedule = read_schedule(campaign)
+        if schedule is None or read_deadline(campaign) is not None:
+            return
+        if not games.get(campaign.game_name).due(campaign.state()):
+            return
         new = next_deadline(schedule, previous=None, now=now)
         write_deadline(campaign, new)
     report.say(campaign, f"turn {campaign.current_turn}: deadline set from the schedule: "
@@ -247,6 +250,41 @@ def _remind(campaign: Campaign, report: Pass, send: bool, now: dt.datetime) -> N
         report.say(campaign, f"turn {info.turn}: {went} reminder(s) {'sent' if send else 'written'}"
                    + (f", {len(failed)} failed (retried next run)" if failed else ""))
     report.failed = report.failed or bool(failed)
+
+
+CLOCK_SLACK = dt.timedelta(minutes=5)  # clocks of two machines (or one after NTP) may differ this much
+
+
+def _clock_agrees(campaign: Campaign, report: Pass, now: dt.datetime) -> bool:
+    """Each pass records when it ran (run.yaml `last_pass`); a pass whose clock reads more than a
+    few minutes before the last one does nothing (exit 2) until the clock is right: a clock set
+    back would open deadlines in the past, which the next correct pass would resolve at once."""
+    with campaign.lock():
+        state = read_run_state(campaign)
+        last = _last_pass(campaign, state)
+        if last is not None and now < last - CLOCK_SLACK:
+            report.failed = True
+            report.say(campaign, f"error: the clock reads {now.astimezone(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
+                       f"before the last gm run at {last.astimezone(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+                       "nothing done until the clock is right (see run.yaml last_pass)", log=False)
+            return False
+        if last is None or now - last >= dt.timedelta(minutes=1):  # an idle pass writes at most once a minute
+            _write_run_state(campaign, dict(state, last_pass=now.astimezone(dt.timezone.utc).isoformat()))
+        return True
+
+
+def _last_pass(campaign: Campaign, state: dict[str, Any]) -> dt.datetime | None:
+    value = state.get("last_pass")
+    if value in (None, ""):
+        return None
+    try:
+        moment = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(str(value))
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None or not clock.in_range(moment):
+        raise CampaignError(f"{campaign.path / 'run.yaml'}: last_pass {str(value)[:40]!r} is not a moment "
+                            "like 2026-12-05T18:00:00+00:00; correct or remove the line")
+    return moment
 
 
 def check_settings(campaign: Campaign, *, send: bool = False) -> None:
@@ -297,20 +335,30 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
         with pass_lock(campaign.path):
             check_settings(campaign, send=send)
             now = clock.now()
+            if not _clock_agrees(campaign, report, now):
+                return report
             first = campaign.last_turn
             if _fetch(campaign, report, send):
-                _resolve_if_due(campaign, report, now)
+                with campaign.lock():  # the decision and the resolve on the campaign as it is now
+                    _resolve_if_due(campaign, report, now)
             _open_deadline(campaign, report, now)
-            _deliver_press(campaign, report, send, first)
-            _deliver_reports(campaign, report, send, first)
-            _deliver_notices(campaign, report, send)
-            _remind(campaign, report, send, now)
+            with campaign.lock():  # press, run.yaml, the notice queue: each read, changed and written
+                _deliver_press(campaign, report, send, first)  # by one process at a time
+            with campaign.lock():
+                _deliver_reports(campaign, report, send, first)
+            with campaign.lock():
+                _deliver_notices(campaign, report, send)
+            with campaign.lock():
+                _remind(campaign, report, send, now)
     except LockedError as exc:
         report.busy = True
         report.say(None, f"skipped: {exc}")
     except GMError as exc:
         report.failed = True
         report.say(campaign, f"error: {exc}")
+    except OSError as exc:  # a fault of the disk or of a file: one line naming it; the turn is whole
+        report.failed = True
+        report.say(campaign, f"error: {os_error_line(exc)}")
     except Exception as exc:  # one campaign's bug never stops the others
         if os.environ.get("GM_DEBUG"):
             raise

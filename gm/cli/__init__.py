@@ -30,6 +30,10 @@ class _Group(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(0)
+        except OSError as exc:  # a fault of the disk or of a file (full, read-only, a folder for a file)
+            from gm.store.errors import os_error_line
+            click.echo(f"Error: {os_error_line(exc)}", err=True)
+            ctx.exit(2)
         except Exception as exc:  # a bug: still one line, the traceback only on request
             import os
             if os.environ.get("GM_DEBUG"):
@@ -155,11 +159,16 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+SCREEN = 20  # errors listed per file by gm check / gm submit, then "and N more errors from line L on"
+
+
 def _print_checked(results, campaign, *, stored: bool | None = None) -> int:
+    """Each file's errors, at most a screenful per file (the rest counted in one last line)."""
+    from gm.store.errors import located_lines
     from gm.store.players import labelled
     bad = 0
     for r in results:
-        for line in r.errors:
+        for line in located_lines(r.problems, SCREEN):
             click.echo(line, err=True)
         if r.ok:
             what = "stored" if stored else "ok"
@@ -372,9 +381,10 @@ from gm.cli.config import config  # noqa: E402  (gm config: every setting by its
 from gm.cli.mail import mail  # noqa: E402  (gm mail ...)
 from gm.cli.simulate import simulate  # noqa: E402
 from gm.cli.site import export, site  # noqa: E402  (gm site, gm export)
+from gm.cli.serve import link, serve  # noqa: E402  (gm serve, gm link: the players' web door)
 
 for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
-                cli_run.list_command, site, export, replay, dice, case, config):
+                cli_run.list_command, site, export, replay, dice, case, config, serve, link):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)

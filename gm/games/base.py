@@ -174,6 +174,14 @@ class Game:
         built from ``view`` = ``self.view(state, player)``, never from the raw state."""
         return ""
 
+    def map_composer(self, view: State, player: str) -> list[dict[str, str]]:
+        """How a page showing the player's picture with clickable places (the PNG's ``gm:hotspots``
+        note: each place's label and pixel centre) writes order lines from clicks: one entry per
+        line, {"label": the button's text, "line": how the line starts ("round 2:"), "first": the
+        first place ("({})" puts it in brackets), "then": each next place (" {}")}. The page only
+        writes text; the checker judges it. [] (the default): no map clicks."""
+        return []
+
     def render(self, view: State, viewer: str | None, *, events: list[Event] | None = None,
                players: list[dict[str, Any]] | None = None):
         """A picture (a matplotlib Figure or a Pillow image) of the board or map as ``viewer`` sees

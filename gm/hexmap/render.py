@@ -8,6 +8,7 @@ is 1; y grows downward (row 01 at the top), as in gm.hexmap.grid.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
@@ -80,7 +81,20 @@ class MapPicture:
         notes = {"gm:map-box": ",".join(str(v) for v in box)}
         if self.hex_numbers:
             notes["gm:fine-print"] = f"{page.pt(NUMBER_PT):.2f}"
+        notes["gm:hotspots"] = hotspots_note(self.hexmap, page)
         return notes
+
+
+def hotspots_note(hexmap: HexMap, page) -> str:
+    """Where each hex of the map sits in the PNG, for pages that let a reader click a hex (the web
+    door): JSON {"r": radius in pixels, "spots": {label: [x, y]}}, the hexes off the map left out."""
+    grid = hexmap.grid
+    spots = {}
+    for label in grid.labels():
+        if hexmap.terrain.get(label, "x") != "x":
+            x, y = page.px(grid.center(label))
+            spots[label] = [round(x, 1), round(y, 1)]
+    return json.dumps({"r": round(page.scale * 0.86, 1), "spots": spots}, separators=(",", ":"))
 
 
 def draw_map(hexmap: HexMap, *, track: Mapping[str, Iterable[Sequence[str]]] | None = None,

@@ -11,6 +11,12 @@ CAMPAIGN/turns/NNN/settings.yaml what shaped the turn's resolution: options, mis
                               who was missing (`gm replay` uses what was in force)
 CAMPAIGN/turns/NNN/reports/   reports and images written for the turn, with digests.yaml
 CAMPAIGN/secret/dice/NNN.yaml the turn's secret rolls (hidden shuffles), revealed at the game's end
+CAMPAIGN/turns/NNN/opening.yaml the deadline turn NNN opens for the next turn, written in the same
+                              swap as the turn; gone once campaign.yaml holds it (a crash between the
+                              two leaves it, and it counts as the deadline until it is applied)
+
+Every change of campaign.yaml is a read-modify-write under the campaign lock: taking the lock reads
+the file again when it changed on disk (another gm wrote it), and applies an opening left pending.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import contextlib
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +39,8 @@ from gm.store.staging import StagedFolder
 from gm.store.undo import mark_resent
 
 # what resolving a turn writes (the rest of a turn's folder, its orders and press, is kept)
-TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports"})
+TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports", "opening.yaml"})
+OPENING = "opening.yaml"
 DEFAULT_COLOURS = ["#1f5fbf", "#c0392b", "#2e8b57", "#d4a017", "#7d3c98", "#e67e22", "#16a085", "#555555"]
 
 
@@ -40,11 +48,24 @@ def turn_dir_name(turn: int) -> str:
     return f"{turn:03d}"
 
 
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """What changes whenever a file is replaced or rewritten (gm writes by rename: a new inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _read_yaml(path: Path, what: str) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CampaignError(f"{path}: {what} is missing") from None
+    except IsADirectoryError:
+        raise CampaignError(f"{path}: {what} is a folder, not a file; move it aside") from None
+    except UnicodeDecodeError:
+        raise CampaignError(f"{path}: {what} is not UTF-8 text (corrupt)") from None
     except OSError as exc:
         raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
     try:
@@ -63,6 +84,10 @@ class Campaign:
         self.path = Path(path)
         if not self.path.is_dir():
             raise CampaignError(f"{self.path}: no such campaign folder (create one with `gm new GAME {self.path}`)")
+        self._load()
+
+    def _load(self) -> None:
+        stamp = _stamp(self.path / "campaign.yaml")
         config = _read_yaml(self.path / "campaign.yaml", "campaign.yaml")
         if not isinstance(config, dict) or "game" not in config or "players" not in config:
             raise CampaignError(f"{self.path / 'campaign.yaml'}: campaign.yaml is corrupt (needs game and players)")
@@ -70,6 +95,13 @@ class Campaign:
         if problem:  # ids become file names: a bad one must never reach a path
             raise CampaignError(f"{self.path / 'campaign.yaml'}: {problem}")
         self.config: dict[str, Any] = config
+        self._config_stamp = stamp
+
+    def refresh(self) -> None:
+        """Read campaign.yaml again if another process changed it since it was read (in-memory
+        settings stay when the file is the one read)."""
+        if _stamp(self.path / "campaign.yaml") != self._config_stamp:
+            self._load()
 
     # ---- configuration ---------------------------------------------------------------------
     @property
@@ -120,6 +152,10 @@ class Campaign:
             return bytes.fromhex(path.read_text().strip())
         except FileNotFoundError:
             raise CampaignError(f"{path}: the dice master secret is missing") from None
+        except IsADirectoryError:
+            raise CampaignError(f"{path}: the dice master secret is a folder, not a file") from None
+        except OSError as exc:
+            raise CampaignError(f"{path}: cannot read the dice master secret ({exc.strerror})") from None
         except ValueError:
             raise CampaignError(f"{path}: the dice master secret is corrupt (expected 64 hex digits)") from None
 
@@ -237,12 +273,16 @@ class Campaign:
 
     # ---- writing a turn --------------------------------------------------------------------
     def write_turn(self, turn: int, *, state: dict, dice: dict, events: list, reports: dict[str, str | bytes],
-                   settings: dict | None = None, fail_after: str | None = None) -> None:
+                   settings: dict | None = None, opening: dict | None = None,
+                   fail_after: str | None = None) -> None:
         """Write a resolved turn whole or not at all: every file goes into a hidden staging folder
         beside the turn's (with the orders already there), one sync makes them durable, and one
         atomic swap puts the folder in place (gm.store.staging.StagedFolder). state.yaml marks the turn
         resolved. Until the swap nothing of the turn is visible: no dice.yaml revealing its seed, no
         partial reports; stale temporary files of the turn are not carried over.
+        ``opening`` (the next turn's deadline, {"deadline": TEXT or None}) goes into the same swap
+        as opening.yaml, so a turn is never resolved without the deadline it opens; the caller
+        then applies it to campaign.yaml (``apply_opening``).
         ``fail_after`` (tests only) raises after the named step to prove that."""
         folder = self.turn_dir(turn)
         for inside in (folder, folder / "reports"):
@@ -254,6 +294,8 @@ class Campaign:
             stage.write("events.yaml", dump_yaml(events))
             if settings is not None:
                 stage.write("settings.yaml", dump_yaml(settings))
+            if opening is not None:
+                stage.write(OPENING, dump_yaml(dict(opening, turn=turn + 1)))
             if fail_after == "events":
                 raise RuntimeError("injected failure after writing events")
             for name, data in reports.items():
@@ -268,10 +310,51 @@ class Campaign:
         for stale in (self.path / "secret" / "dice").glob(".*.tmp"):  # a killed write of a secret roll log
             stale.unlink(missing_ok=True)
 
+    # ---- the deadline a resolved turn opens ------------------------------------------------
+    def pending_opening(self) -> dict[str, Any] | None:
+        """The opening ({"deadline": TEXT or None}) the last resolved turn wrote and campaign.yaml
+        does not hold yet (a crash between the turn's swap and campaign.yaml); None when applied."""
+        latest = self._latest_turn()
+        if latest is None:
+            return None
+        path = self.turn_dir(latest) / OPENING
+        if not path.exists():
+            return None
+        data = _read_yaml(path, "the turn's opening")
+        if not isinstance(data, dict) or "deadline" not in data:
+            raise CampaignError(f"{path}: the turn's opening is corrupt (needs deadline)")
+        return data
+
+    def apply_opening(self) -> None:
+        """Write a pending opening's deadline into campaign.yaml, then drop the opening (under the lock)."""
+        with self.lock():
+            opening = self.pending_opening()
+            if opening is None:
+                return
+            if opening["deadline"] != self.config.get("deadline"):
+                set_config_value(self, "deadline", opening["deadline"], _opening=False)
+            (self.turn_dir(self.last_turn) / OPENING).unlink(missing_ok=True)
+
+    def _latest_turn(self) -> int | None:
+        """The last resolved turn, looking at the newest folders only (cheap: taken with every lock)."""
+        try:
+            names = sorted((d for d in os.listdir(self.path / "turns") if d.isdigit()), key=int, reverse=True)
+        except OSError:
+            return None
+        return next((int(n) for n in names if (self.path / "turns" / n / "state.yaml").is_file()), None)
+
     # ---- the lock --------------------------------------------------------------------------
-    def lock(self) -> contextlib.AbstractContextManager[None]:
-        """Only one gm process changes a campaign at a time; a second one is refused (gm.store.lock)."""
-        return campaign_lock(self.path)
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Only one gm process changes a campaign at a time; a second one waits briefly, then is
+        refused (gm.store.lock). Taking the lock reads campaign.yaml again when it changed on disk
+        and applies a turn's pending opening, so every change is a read-modify-write."""
+        with campaign_lock(self.path) as took:
+            if took:
+                self.refresh()
+                if self.pending_opening() is not None:
+                    self.apply_opening()
+            yield
 
 
 def create_folder(path: Path, config: dict[str, Any], master: bytes) -> Campaign:
@@ -319,11 +402,24 @@ def _unfinished_new(path: Path) -> bool:
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
 
 
-def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
+def set_config_value(campaign: Campaign, key: str, value: Any, *, _opening: bool = True) -> None:
     """Replace one top-level setting of campaign.yaml in place, keeping the rest of the text
-    (comments, order); the whole file is rewritten only when the setting cannot be found alone."""
+    (comments, order); the whole file is rewritten only when the setting cannot be found alone.
+    A read-modify-write under the campaign lock: the file as it is on disk now, never a copy read
+    before another gm changed it. Setting the deadline drops a turn's pending opening."""
+    with campaign.lock():
+        _set_config_value(campaign, key, value)
+        if key == "deadline" and _opening and campaign.resolved_turns():
+            (campaign.turn_dir(campaign.last_turn) / OPENING).unlink(missing_ok=True)
+
+
+def _set_config_value(campaign: Campaign, key: str, value: Any) -> None:
     path = campaign.path / "campaign.yaml"
-    text = path.read_text(encoding="utf-8")
+    campaign.refresh()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CampaignError(f"{path}: cannot read campaign.yaml ({getattr(exc, 'strerror', None) or exc})") from None
     wanted = dict(campaign.config, **{key: value})
     lines = text.splitlines(keepends=True)
     block = _block(key, value)
@@ -341,6 +437,7 @@ def set_config_value(campaign: Campaign, key: str, value: Any) -> None:
         same = False
     atomic_write(path, new_text if same else dump_yaml(wanted))
     campaign.config[key] = value
+    campaign._config_stamp = _stamp(path)
 
 
 def _block(key: str, value: Any) -> str:

@@ -128,3 +128,38 @@ class MapErrors(InputError):
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)
+
+
+_OS_WORDS = {
+    "ENOSPC": "the disk is full (no space left on device); free some space and run again — "
+              "nothing half-written was kept",
+    "EDQUOT": "the disk quota is used up; free some space and run again — nothing half-written was kept",
+    "EROFS": "cannot write: the file system is read-only",
+    "EACCES": "cannot read or write it: permission denied",
+    "EPERM": "cannot read or write it: operation not permitted",
+    "EISDIR": "is a folder where gm expects a file; move it aside",
+    "ENOTDIR": "a file stands where gm expects a folder; move it aside",
+    "ENAMETOOLONG": "the name is too long",
+    "ELOOP": "is a symbolic link; gm does not follow it here",
+    "EIO": "the disk reports an input/output error",
+}
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for a fault of the disk or of a file, naming the file as a person knows it: a
+    temporary file (.NAME.xxxx.tmp) or a turn's staging folder (.NNN.staged) by the file it
+    stands for."""
+    import errno
+    import os
+    import re
+    name = exc.filename if exc.filename is not None else exc.filename2
+    code = errno.errorcode.get(exc.errno or 0, "")
+    what = _OS_WORDS.get(code) or (exc.strerror or str(exc)).lower()
+    if name is None:
+        return f"{what} ({exc.strerror or exc})"
+    path = os.fsdecode(name)
+    path = re.sub(r"/\.([^/]+)\.[^./]+\.tmp$", r"/\1", path)     # atomic_write's temporary file
+    path = re.sub(r"/\.([^/]+)\.staged(?=/|$)", r"/\1", path)     # a turn being written whole
+    if len(path) > 200:
+        path = path[:120] + "…" + path[-40:]
+    return f"{path}: {what}"

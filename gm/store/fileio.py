@@ -236,6 +236,28 @@ def _umask() -> int:
 _FILE_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp alone makes files private (0600)
 
 
+_writes = 0
+
+
+def named(exc: OSError, path: Path | str) -> OSError:
+    """``exc`` as raised by a write to ``path``, with the file named (a failed write() names none)."""
+    return type(exc)(exc.errno, exc.strerror, str(path)) if exc.errno else exc
+
+
+def crash_point() -> None:
+    """For the crash tests only: with GM_TEST_CRASH_AT=N in the environment the process kills
+    itself (SIGKILL: no clean-up runs) just before its N-th write takes effect. Every write that
+    changes a campaign passes here: each atomic_write's rename, each append to a log, a turn's swap."""
+    global _writes
+    at = os.environ.get("GM_TEST_CRASH_AT")
+    if not at:
+        return
+    _writes += 1
+    if _writes == int(at):
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 def atomic_write(path: Path | str, data: str | bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
     path = Path(path)
@@ -247,12 +269,15 @@ def atomic_write(path: Path | str, data: str | bytes) -> None:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fsync(handle.fileno())
+        crash_point()
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and exc.filename is None:  # a write or sync failed: name the file
+            raise named(exc, path) from None
         raise
 
 

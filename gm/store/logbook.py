@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.store.errors import CampaignError
+from gm.store.fileio import crash_point, named
 
 
 class LinkedLogError(CampaignError):
@@ -37,8 +38,11 @@ def append_line(path: Path, line: str) -> None:
     """One line of text at the end of a plain log (mail.log, run.log), on disk before returning."""
     fd = _open_append(path)
     try:
+        crash_point()
         os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
         os.fsync(fd)
+    except OSError as exc:
+        raise (named(exc, path) if exc.filename is None else exc) from None
     finally:
         os.close(fd)
 
@@ -52,8 +56,11 @@ def append_entries(path: Path, entries: list[dict[str, Any]]) -> None:
     try:
         if os.fstat(fd).st_size and not _ends_with_newline(fd):
             data = "\n" + data  # after a torn line: start clean, the torn one stays skipped
+        crash_point()
         os.write(fd, data.encode("utf-8"))
         os.fsync(fd)
+    except OSError as exc:
+        raise (named(exc, path) if exc.filename is None else exc) from None
     finally:
         os.close(fd)
 

@@ -28,6 +28,7 @@ from gm.store.names import suggestion
 
 UNSET = object()  # "no value": the setting is at its default
 
+MAX_PERIOD = dt.timedelta(days=1000)  # a grace, turn length or reminder longer than this is a typing slip
 _PERIOD = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
 _AT = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
 _EVERY = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?)\s*$", re.IGNORECASE)
@@ -41,12 +42,16 @@ class SettingError(UsageError):
 def parse_period(value: Any, what: str) -> dt.timedelta:
     """A period like 12h, 1d, 1d 6h or 90m (a bare number counts hours); ``what`` names it in errors."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return dt.timedelta(hours=value)
-    match = _PERIOD.match(str(value))
-    if isinstance(value, bool) or not match or not any(match.groups()):
-        raise CampaignError(f"{what} {value!r} is a period like 12h, 1d, 1d 6h or 90m")
-    days, hours, minutes = (int(g or 0) for g in match.groups())
-    return dt.timedelta(days=days, hours=hours, minutes=minutes)
+        period = dt.timedelta(hours=min(value, 24 * (MAX_PERIOD.days + 1)))
+    else:
+        match = _PERIOD.match(str(value)[:200])
+        if isinstance(value, bool) or not match or not any(match.groups()) or len(str(value)) > 200:
+            raise CampaignError(f"{what} {str(value)[:40]!r} is a period like 12h, 1d, 1d 6h or 90m")
+        days, hours, minutes = (min(int(g or 0), 10 ** 7) for g in match.groups())
+        period = dt.timedelta(days=days, hours=hours, minutes=minutes)
+    if period > MAX_PERIOD:
+        raise CampaignError(f"{what} {str(value)[:40]!r} is too long; at most {MAX_PERIOD.days}d")
+    return period
 
 
 # ---- checks: each takes a value (from YAML or from the command line) and returns what is stored,
@@ -107,8 +112,10 @@ def _delay(value: Any) -> int | float:
 def _period(value: Any) -> str | int:
     try:
         period = parse_period(value, "")
-    except CampaignError:
-        raise ValueError("a period like 12h, 1d, 1d 6h or 90m") from None
+    except CampaignError as exc:
+        too_long = "too long" in str(exc)
+        raise ValueError(f"a period of at most {MAX_PERIOD.days}d" if too_long
+                         else "a period like 12h, 1d, 1d 6h or 90m") from None
     if isinstance(value, int):
         return value
     if not period:

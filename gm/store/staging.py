@@ -6,6 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from gm.store.fileio import crash_point, named
+
 STAGE_SUFFIX = ".staged"
 
 
@@ -47,12 +49,16 @@ class StagedFolder:
             raise ValueError(f"{name!r} is not a file name inside {self.folder}")
         path = self.stage.joinpath(*parts)
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        try:
+            with open(path, "wb") as handle:
+                handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        except OSError as exc:
+            raise (named(exc, path) if exc.filename is None else exc) from None
         self.written.append(path)
 
     def publish(self) -> None:
         _sync(self.stage, self.written)
+        crash_point()
         if not self.folder.exists():
             os.rename(self.stage, self.folder)
         elif _exchange(self.stage, self.folder):

@@ -25,7 +25,20 @@ def parse_moment(text: str, what: str) -> dt.datetime:
         raise UsageError(f"{what}: {text!r} is not a moment like 2026-12-05T18:00Z") from None
     if moment.tzinfo is None:
         raise UsageError(f"{what}: {text!r} needs a zone, e.g. 2026-12-05T18:00Z or +01:00")
+    if not in_range(moment):
+        raise UsageError(f"{what}: {text!r} is out of range; gm takes years {FIRST_YEAR} to {LAST_YEAR}")
     return moment
+
+
+FIRST_YEAR, LAST_YEAR = 1970, 9000  # moments outside (year 1, 9999) overflow once a period is added
+
+
+def in_range(moment: dt.datetime) -> bool:
+    """Whether gm can compute with ``moment`` (add a grace, a turn, show it in any zone)."""
+    try:
+        return FIRST_YEAR <= moment.astimezone(dt.timezone.utc).year <= LAST_YEAR
+    except (OverflowError, ValueError):
+        return False
 
 
 def stamp() -> str:

@@ -13,7 +13,7 @@ from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError
 from gm.store.players import labelled
 from gm.store.undo import read_undone
-from gm.store.settings import parse_period  # noqa: F401 (one reading of a period, re-exported)
+from gm.store.settings import MAX_PERIOD, parse_period  # noqa: F401 (one reading of a period, re-exported)
 from gm.time import clock
 from gm.time.zones import campaign_zone, show_moment
 
@@ -30,7 +30,12 @@ def _where(campaign: Campaign) -> str:
 
 
 def read_deadline(campaign: Campaign) -> dt.datetime | None:
+    """The current turn's deadline: campaign.yaml's, or the one the last resolved turn opened when
+    a crash kept it from reaching campaign.yaml (gm.store.campaign, opening.yaml)."""
     value = campaign.config.get("deadline")
+    opening = campaign.pending_opening()
+    if opening is not None:
+        value = opening["deadline"]
     if value in (None, ""):
         return None
     if isinstance(value, dt.datetime):
@@ -44,6 +49,9 @@ def read_deadline(campaign: Campaign) -> dt.datetime | None:
     if when.tzinfo is None:
         raise CampaignError(f"{_where(campaign)}: deadline {value!r} needs a zone, e.g. "
                             f"{when.isoformat(timespec='minutes')}+00:00")
+    if not clock.in_range(when):
+        raise CampaignError(f"{_where(campaign)}: deadline {value!r} is out of range; gm takes years "
+                            f"{clock.FIRST_YEAR} to {clock.LAST_YEAR}")
     return when
 
 

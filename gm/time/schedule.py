@@ -95,6 +95,9 @@ def read_schedule(campaign: Campaign) -> Schedule | None:
             raise CampaignError(f"{_where(campaign)}: schedule.start {start!r} is a date like 2026-12-04") from None
     if isinstance(start, dt.datetime):
         start = start.date()
+    if start is not None and not clock.FIRST_YEAR <= start.year <= clock.LAST_YEAR:
+        raise CampaignError(f"{_where(campaign)}: schedule.start {start.isoformat()} is out of range; gm takes "
+                            f"years {clock.FIRST_YEAR} to {clock.LAST_YEAR}")
     return Schedule(zone, every_days=_read_every(campaign, block["every"]),
                     at=_read_at(campaign, block.get("at", "18:00")), start=start)
 
@@ -153,25 +156,42 @@ def write_deadline(campaign: Campaign, moment: dt.datetime | None) -> None:
 
 def next_turn_opener(campaign: Campaign):
     """Read the schedule BEFORE a resolve (a bad one then stops it with nothing changed); the
-    function returned sets the next deadline after the resolve: from the schedule, or cleared
-    without one or at the game's end — never left in the past."""
+    function returned, called before the resolved turn is written, gives the turn's opening: the
+    next deadline as campaign.yaml writes it ({"deadline": TEXT or None}), or None when it stays as
+    it is. From the schedule, or cleared without one or at the game's end. A deadline that would
+    open in the past (a clock set back, a schedule far behind) or beyond gm's years is refused with
+    one line, before anything is written. The opening goes into the turn's own atomic swap."""
     schedule = read_schedule(campaign)
     previous = read_deadline(campaign)
+    zone = campaign_zone(campaign)
     turn = campaign.current_turn
     anchor = undo_anchor(campaign, turn, previous)
 
-    def open_next_turn(finished: bool, now: dt.datetime | None = None) -> dt.datetime | None:
-        new = None if finished or schedule is None else next_deadline(schedule, previous=anchor,
-                                                                     now=now or clock.now())
-        if new != previous:
-            write_deadline(campaign, new)
+    def opening(finished: bool, now: dt.datetime | None = None) -> dict[str, str | None] | None:
+        now = now or clock.now()
+        new = None
+        if not finished and schedule is not None:
+            try:
+                new = next_deadline(schedule, previous=anchor, now=now)
+                fits = clock.in_range(new)
+            except (OverflowError, ValueError):
+                fits = False
+            if not fits:
+                raise CampaignError(f"{_where(campaign)}: the schedule's next deadline falls beyond the year "
+                                    f"{clock.LAST_YEAR}; check schedule and deadline")
+            if new <= now:
+                raise CampaignError(f"{_where(campaign)}: the next deadline {show_moment(new, zone)} would be in "
+                                    f"the past (it is now {show_moment(now, zone)}); check the schedule")
+        # what an undo of this turn needs to put the schedule back (appended: the last entry counts)
         write_turn_deadlines(campaign.path, turn, deadline=_iso(previous), following=_iso(new))
-        if anchor != previous and new != previous:
+        if new == previous:
+            return None
+        if anchor != previous:
             audit(campaign, "deadline after undo", at=clock.stamp(), turn=turn + 1, old=_iso(previous),
                   new=_iso(new), why=f"turn {turn} was undone and resolved again: the schedule counts from "
                                     f"the deadline it had before, {_iso(anchor)}")
-        return new
-    return open_next_turn
+        return {"deadline": deadline_text(new, zone)}
+    return opening
 
 
 def _iso(moment: dt.datetime | None) -> str | None:

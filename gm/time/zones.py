@@ -27,9 +27,12 @@ def read_zone_name(campaign: Campaign, name: object, what: str) -> dt.tzinfo:
     text = str(name).strip()
     if text.upper() in ("UTC", "Z", "GMT+0"):
         return UTC
+    if len(text) > 64:  # the longest zone name has 32 characters; a longer one is never looked up
+        raise CampaignError(f"{_where(campaign)}: {what} {text[:32]!r}… ({len(text)} characters) is not a time "
+                            "zone; write e.g. Europe/London or UTC")
     try:
         return _zone(text)
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         from zoneinfo import available_timezones
         raise CampaignError(f"{_where(campaign)}: {what} {text!r} is not a time zone"
                             f"{suggestion(text, sorted(available_timezones()))}; write e.g. Europe/London "

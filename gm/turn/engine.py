@@ -17,7 +17,7 @@ from gm.store.dice import new_master_secret
 from gm.store.errors import CampaignError, InputError, OrderError, UsageError
 from gm.store.names import suggestion
 from gm.store.orders import decode_order_bytes
-from gm.store.receipts import receipt
+from gm.store.receipts import canonical_orders, receipt
 from gm.store.viewing import GM_VIEWER, fill_names, game_viewer, visible_events
 from gm.time import clock
 from gm.time.deadlines import deadline_status, dropped_players, read_policy, resolve_refusal
@@ -127,6 +127,15 @@ def submit_files(campaign: Campaign, files: list[str], player: str | None = None
         return results
 
 
+def store_clean(campaign: Campaign, turn: int, player: str, text: str) -> str:
+    """Store a player's clean orders as every intake does (mail, the web door): the canonical
+    text (game lines only, no password) under 'player:' and 'turn:' headers; the receipt."""
+    canonical = canonical_orders(text)
+    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
+    campaign.store_orders(turn, player, stored_text)
+    return receipt(stored_text)
+
+
 # ---- resolving -----------------------------------------------------------------------------
 @dataclass
 class Resolved:
@@ -188,8 +197,12 @@ def resolve(campaign: Campaign, *, force: bool = False, fail_after: str | None =
         dice = runner.turn_dice(campaign.master_secret(), turn)
         new_state, events = runner.step(game, state, orders, dice)
         events = [nmr_event(p) for p in missing] + events
-        files = write_resolved(campaign, game, turn, new_state, events, dice, settings=settings, fail_after=fail_after)
-        open_next_turn(game.finished(new_state))
+        opening = open_next_turn(game.finished(new_state))  # refused here, before anything is written
+        # the next deadline is part of the turn's own atomic swap (turns/NNN/opening.yaml): a crash
+        # after the swap never leaves the passed deadline in force for another resolve
+        files = write_resolved(campaign, game, turn, new_state, events, dice, settings=settings, opening=opening,
+                               fail_after=fail_after)
+        campaign.apply_opening()
         names = {p["id"]: p["name"] for p in campaign.players}
         return Resolved(turn, missing, visible_events(events, GM_VIEWER, names), game.finished(new_state), files)
 

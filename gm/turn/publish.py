@@ -45,8 +45,10 @@ def dice_log(turn: int, dice: Dice) -> dict[str, Any]:
 
 
 def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, events: list[dict], dice: Dice, *,
-                   settings: dict[str, Any] | None = None, fail_after: str | None = None) -> list[str]:
-    """Write a resolved turn (state, dice, events, settings, reports, pictures); the state last."""
+                   settings: dict[str, Any] | None = None, opening: dict[str, Any] | None = None,
+                   fail_after: str | None = None) -> list[str]:
+    """Write a resolved turn (state, dice, events, settings, reports, pictures, the deadline it
+    opens); the state last, all in one atomic swap."""
     log = dice_log(turn, dice)
     secret_rolls = [r for r in dice.log if r.get("secret")]
     if secret_rolls:
@@ -56,7 +58,7 @@ def write_resolved(campaign: Campaign, game: Game, turn: int, state: dict, event
     reports = build_reports(campaign, game, turn, state, events, log)
     reports["digests.yaml"] = report_digests(reports)
     campaign.write_turn(turn, state=state, dice=log, events=events, reports=reports, settings=settings,
-                        fail_after=fail_after)
+                        opening=opening, fail_after=fail_after)
     return sorted(reports)
 
 

@@ -9,8 +9,8 @@ from gm.delivery.mail.commands import HELP_HINT
 from gm.delivery.mail.desk import Desk, Outcome
 from gm.delivery.mail.outbox import reply_message
 from gm.delivery.mail.passwords import password_problem
-from gm.store.receipts import canonical_orders, receipt
-from gm.turn.engine import check_text
+from gm.store.receipts import canonical_orders
+from gm.turn.engine import check_text, store_clean
 
 MESSAGE_FILE = "message"  # how errors name the order text: "message:LINE:COL: ..."
 
@@ -38,9 +38,7 @@ def apply_orders(desk: Desk, player: str, incoming: Incoming, text: str, *, dige
         base.line = f"refused ({player}): {len(checked.errors)} error(s) in the orders for turn {turn}"
         base.reply = _reply(desk, player, incoming, checked.errors, canonical, None, None, notes)
         return base
-    stored_text = f"player: {player}\nturn: {turn}\n" + (canonical + "\n" if canonical else "")
-    campaign.store_orders(turn, player, stored_text)
-    base.status, base.receipt = "stored", receipt(stored_text)
+    base.status, base.receipt = "stored", store_clean(campaign, turn, player, text)
     base.line = f"stored ({player}) orders for turn {turn}, receipt {base.receipt}"
     base.reply = _reply(desk, player, incoming, [], canonical, base.receipt, None, notes + list(checked.notes))
     return base

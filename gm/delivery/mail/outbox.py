@@ -18,6 +18,7 @@ from gm.store.auditlog import read_audit
 from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
+from gm.delivery.web.tokens import serve_url, sign_in_link
 from gm.time import clock
 
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"/\\:]+\.png)(")', re.IGNORECASE)
@@ -75,7 +76,7 @@ def report_message(campaign: Campaign, turn: int, player: str, *, order_form: st
     if not text_path.is_file():
         raise UsageError(f"{text_path}: no report for {player} on turn {turn} (resolve the turn first)")
     msg = _new_message(campaign, player, f"Turn {turn} report for {campaign.player(player).get('name', player)}")
-    msg.set_content(text_path.read_text(encoding="utf-8"))
+    msg.set_content(text_path.read_text(encoding="utf-8") + web_link_text(campaign, player))
     html_path = folder / f"{player}.html"
     if html_path.is_file():
         markup = html_path.read_text(encoding="utf-8")
@@ -93,6 +94,13 @@ def report_message(campaign: Campaign, turn: int, player: str, *, order_form: st
         msg.add_attachment(order_form.encode("utf-8"), maintype="text", subtype="plain",
                            filename=f"orders-turn-{turn + 1:03d}-{player}.txt")
     return msg
+
+
+def web_link_text(campaign: Campaign, player: str) -> str:
+    """The player's sign-in link to the web door (`gm serve`), when campaign.yaml sets serve_url."""
+    if not serve_url(campaign) or campaign.player(player).get("dropped"):
+        return ""
+    return f"\nYour page (report, orders checked as you type): {sign_in_link(campaign, player)}\n"
 
 
 def reminder_message(campaign: Campaign, player: str, turn: int, deadline_text: str, left: str,

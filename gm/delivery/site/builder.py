@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +94,19 @@ def _previous_entries(folder: Path, marker: dict[str, Any] | None, head_key: str
     return {int(e["turn"]): e for e in record.get("turns") or [] if isinstance(e, dict) and "turn" in e}
 
 
+def put(folder: Path, name: str, data: str | bytes) -> None:
+    """Write ``name`` (maybe in a sub-folder, img/...) inside the site folder, never through a
+    symbolic link: a linked sub-folder is refused in one line, and a link standing at the file's
+    own place is replaced by the file (the rename replaces the link, never what it points to)."""
+    here = folder
+    for part in Path(name).parts[:-1]:
+        here = here / part
+        if here.is_symlink():
+            raise UsageError(f"{here}: is a symbolic link; gm writes the site only into real folders "
+                             "(remove the link)")
+    atomic_write(folder / name, data)
+
+
 def _write_pictures(folder: Path, game, turn: int, seen) -> list[dict[str, str]]:
     """The turn's public pictures, drawn from the public view (the one door)."""
     images = []
@@ -102,7 +114,7 @@ def _write_pictures(folder: Path, game, turn: int, seen) -> list[dict[str, str]]
     drawn = ([(game.image_name, main)] if main is not None else []) + list(extra_pictures(game, seen).items())
     for stem, data in drawn:
         name = f"img/{turn:03d}-{stem}.png"
-        atomic_write(folder / name, data)
+        put(folder, name, data)
         images.append({"src": name, "alt": pages.picture_alt(game, stem, turn)})
     return images
 
@@ -131,7 +143,7 @@ class _Writer:
         return t in self.previous and bool(self.fingerprints.get(t)) and old.get("fingerprint") == self.fingerprints[t]
 
     def _mark(self, turns: dict[str, Any], files: list[str]) -> None:
-        atomic_write(self.folder / MARKER, json.dumps({
+        put(self.folder, MARKER, json.dumps({
             "generator": "gm site", "version": SITE_VERSION, "site_id": self.site_id, "header": self.head_key,
             "turns": turns, "files": files}, indent=1))
 
@@ -142,10 +154,10 @@ class _Writer:
         entries, images = self._write_turns()
         record = whole_record(self.campaign, self.head, entries)
         for name in STATIC_FILES:
-            shutil.copyfile(pages.STATIC / name, self.folder / name)
-        atomic_write(self.folder / "index.html", pages.index_page(self.head, entries))
-        atomic_write(self.folder / "dice.html", pages.dice_page(self.head, entries, record["secret_dice"]))
-        atomic_write(self.folder / "record.json", dumps(record))
+            put(self.folder, name, (pages.STATIC / name).read_bytes())  # never copied through a link
+        put(self.folder, "index.html", pages.index_page(self.head, entries))
+        put(self.folder, "dice.html", pages.dice_page(self.head, entries, record["secret_dice"]))
+        put(self.folder, "record.json", dumps(record))
         self.result.pages_written += ["index.html", "dice.html", "record.json"]
         self.result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
         self.result.secret_rolls = sum(len(s["rolls"]) for s in record["secret_dice"] or [])
@@ -199,7 +211,7 @@ class _Writer:
         dice = dice_block(turn, seed_bytes, None, entry["dice"]["rolls"])
         dice["next_commitment"] = entry["next_commitment"]
         body = pages.report_body(self.campaign, self.game, turn, state, events, self.players, dice)
-        atomic_write(self.folder / pages.page_name(turn),
+        put(self.folder, pages.page_name(turn),
                      pages.turn_page(self.head, entry, body, images, turns=self.turns, hidden_turns=hidden_turns))
         return images
 

@@ -206,6 +206,10 @@ class RailwayRivals(Game):
             return operating_form(view, game_map(view), player)
         return order_form(view, game_map(view), player)
 
+    def map_composer(self, view, player: str) -> list[dict[str, str]]:
+        from .compose import map_composer
+        return map_composer(view, player)
+
     # ---- what players see --------------------------------------------------------------------
     def view(self, state, viewer) -> State:
         """Railway Rivals is open information: every viewer sees the same keys, listed in VIEW_KEYS."""
