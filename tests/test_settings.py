@@ -3,6 +3,8 @@ was resolved at its deadline: it waits, then puts the schedule back where it was
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -47,10 +49,26 @@ def test_a_change_reads_the_file_under_the_lock_and_keeps_what_another_process_w
     change_setting(stale, "grace", "6h")
     fresh = yaml.safe_load((camp.path / "campaign.yaml").read_text())
     assert fresh["grace"] == "6h" and fresh["deadline"]  # the deadline gm run wrote is kept
-    with stale.lock():  # another gm process holds the campaign
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(camp.path)], stdout=subprocess.PIPE, text=True)
+    try:  # another gm process holds the campaign
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setenv("GM_LOCK_WAIT", "0.2")
         with pytest.raises(LockedError):
             change_setting(Campaign(camp.path), "grace", "1h")
+        assert "Error:" in gm("config", camp.path, "grace", "1h", code=2).output
+    finally:
+        holder.kill()
+        holder.wait()
     assert yaml.safe_load((camp.path / "campaign.yaml").read_text())["grace"] == "6h"
+
+
+HOLD = """
+import sys, time
+from gm.store.lock import campaign_lock
+with campaign_lock(sys.argv[1]):
+    print("held", flush=True)
+    time.sleep(60)
+"""
 
 
 def test_a_hand_written_bad_setting_is_refused_at_the_start_of_a_pass(tmp_path, monkeypatch):
