@@ -140,6 +140,7 @@ def main() -> int:
         bench_script(ROOT / "bench" / "run_pass.py", "gm run (unattended passes)")
         bench_script(ROOT / "bench" / "mail.py", "Mail")
         bench_script(ROOT / "bench" / "mail_send.py", "Mail out (the one delivery path)")
+        bench_script(ROOT / "bench" / "report_mail.py", "Report mail and forum copy (issue 24 item 11)")
         bench_script(ROOT / "bench" / "site.py", "Campaign website")
         bench_script(ROOT / "bench" / "check_junk.py", "gm check on a megabyte of junk (issue 22 item 11)")
         bench_script(ROOT / "bench" / "web.py", "The players' web door (gm serve)")

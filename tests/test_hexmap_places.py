@@ -193,3 +193,55 @@ def test_the_png_and_the_svg_put_the_names_in_the_same_places(monkeypatch):
     assert in_svg == {**{ferry_text(f): svg_places.ferries[f.id] for f in hexmap.ferries},
                       **{country_text(c): svg_places.countries[c.name] for c in hexmap.foreign}}
     assert all(a.va == "top" for a in figure.artists if isinstance(a, Labels) and a.colour in (FERRY, FOREIGN))
+
+
+@pytest.mark.parametrize("companies", [0, 6])
+def test_on_scotland_no_town_name_lies_on_a_ferry_line(companies):
+    """Issue 24 item 8: Kirkcaldy's and Edinburgh's names used to sit across the Forth ferry's line."""
+    hexmap = load_map("scotland")
+    at = hexmap.grid.center
+    track = plausible_track(hexmap, COMPANIES[:companies], towns_each=8) if companies else {}
+    lines, _ = plan(track, {h: at(h) for h in hexmap.grid.labels()})
+    places = label_places(hexmap, lines, s=S, pt=PT)
+    for town in hexmap.town_list():
+        x, top, ha = places.towns[town.hex]
+        points, weight = town_name_style(town)
+        box = _box(x, top, town.name, points, weight, "normal", ha)
+        crossed = [f.id for f in hexmap.ferries if _meets_segment(box, at(f.ends[0]), at(f.ends[1]), 0)]
+        assert crossed == [], town.name
+
+
+def test_a_built_ferry_is_drawn_in_its_owner_s_colour_unlike_a_site():
+    """Issue 24 item 8: a ferry a company built is part of its network on the map (a dashed line in its
+    colour, cased), where an unbuilt ferry is only the thin dashed line of its site."""
+    from gm.games import get
+    from gm.turn import runner
+    rr = get("railway-rivals")
+    players = ["ann", "bob"]
+    state = runner.start(rr, "scotland", players, {}, runner.turn_dice(bytes(32), 0))
+    orders = {}
+    for p, text in (("ann", "round 1: (Edinburgh) ferry F1 2429"), ("bob", "round 1: (Inverness) 1816")):
+        checked = runner.check(rr, state, f"player: {p}\n{text}\n", file="o.txt", players=players, turn=1)
+        assert checked.ok, checked.problems
+        orders[p] = checked.orders
+    state, events = runner.step(rr, state, orders, runner.turn_dice(bytes(32), 1))
+    view = rr.view(state, "public")
+    assert view["ferries"] == {"F1": "ann"}
+    picture = rr.render(view, "public", events=events)
+    drawn = {tuple(sorted(link)) for links in picture.track.values() for link in links}
+    owner_keys = [k for k, links in picture.track.items() if ["2332", "2430"] in [sorted(x) for x in links]]
+    assert ("2332", "2430") in drawn and owner_keys and all(k.endswith("ann") for k in owner_keys)
+    assert ("0519", "0719") not in drawn  # Kyle's ferry, unbuilt: only its site
+    # the pixels: along the Forth's line the owner's colour shows; along Kyle's (a site) it does not
+    image = picture.image()
+    from gm.hexmap.raster import page_for
+    hexmap = load_map("scotland")
+    page = page_for(hexmap, picture.title, picture.entries)
+    ink = tuple(int(picture.paint["ann"][i:i + 2], 16) for i in (1, 3, 5))
+
+    def inked(a: str, b: str) -> int:
+        (x0, y0), (x1, y1) = (page.px(hexmap.grid.center(h)) for h in (a, b))
+        along = [image.getpixel((round(x0 + (x1 - x0) * k / 100), round(y0 + (y1 - y0) * k / 100)))
+                 for k in range(25, 76)]
+        return sum(1 for rgb in along if sum(abs(c - i) for c, i in zip(rgb, ink)) < 40)
+    assert inked("2332", "2430") > 15 and inked("0519", "0719") == 0, (inked("2332", "2430"), inked("0519", "0719"))

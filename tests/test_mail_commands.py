@@ -174,3 +174,18 @@ def test_press_after_the_game_is_over_is_refused(tmp_path):
     assert read_press(camp, 2) == []
     out, text = ask(camp, tmp_path, "status\n", name="box2")
     assert "No orders are due: the game is over." in text
+
+
+def test_the_help_reply_links_the_players_page_turn_and_dice_with_site_url(tmp_path):
+    """Issue 24 item 6: with `site_url` the help reply says where the players' page, the last turn's
+    page and the dice page are; without it, nothing points to a site."""
+    camp = guess_campaign(tmp_path)
+    _, plain = ask(camp, tmp_path, "help\n")
+    assert "http" not in plain and "players.html" not in plain
+    camp = update_config(camp, site_url="https://example.org/camp/")
+    [out] = run(camp, tmp_path, message("help\n", date="Mon, 30 Nov 2026 11:00:00 +0000"), name="box2")
+    text = out.reply.get_content()
+    turn = camp.last_turn
+    assert "how to write orders, check the dice, these commands: https://example.org/camp/players.html" in text
+    assert f"the last turn, with the whole map: https://example.org/camp/turn-{turn:03d}.html" in text
+    assert "check the dice: https://example.org/camp/dice.html" in text

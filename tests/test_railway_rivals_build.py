@@ -144,7 +144,7 @@ def test_missed_orders_get_the_bot_s_build_under_the_bot_policy() -> None:
 
 @pytest.mark.parametrize("setup,message", [
     ({"track": {"blue": [["1502", "1503"]]}}, "set-up track of blue: 1502-1503: 1503 is sea"),
-    ({"track": {"blue": [["0202", "0204"]]}}, "set-up track of blue: 0202-0204: 0204 is not next to 0202"),
+    ({"track": {"blue": [["0202", "0204"]]}}, "set-up track of blue: 0202-0204: 0204 is not next to Alpha (0202)"),
     ({"cash": {"bleu": 3}}, "set-up cash: 'bleu' is not a player (did you mean \"blue\"?)"),
     ({"build_dice": [1, 7, 2]}, "set-up build_dice must be three dice 1-6"),
     ({"towns_reached": {77: ["blue"]}}, "set-up towns_reached: 77 is not a town number on this map"),

@@ -84,7 +84,8 @@ def test_update_writes_only_what_one_more_turn_changes(tmp_path, monkeypatch):
     campaign = play(campaign, 1)
     result = update(campaign, site)
     assert result.turns_written == [3]
-    assert result.pages_written == ["turn-002.html", "turn-003.html", "index.html", "dice.html", "record.json"]
+    assert result.pages_written == ["turn-002.html", "turn-003.html", "index.html", "players.html", "dice.html",
+                                   "record.json"]
     for path, mtime in old.items():
         if path.name.startswith(("turn-000", "turn-001", "000-", "001-", "002-")):
             assert path.stat().st_mtime_ns == mtime, path
@@ -95,7 +96,7 @@ def test_update_writes_only_what_one_more_turn_changes(tmp_path, monkeypatch):
         if path.is_file() and path.name != MARKER:
             assert path.read_bytes() == (site / path.relative_to(tmp_path / "full")).read_bytes(), path
     # nothing changed: nothing but the index, dice page and record is written again
-    assert update(campaign, site).pages_written == ["index.html", "dice.html", "record.json"]
+    assert update(campaign, site).pages_written == ["index.html", "players.html", "dice.html", "record.json"]
 
 
 def test_update_after_a_rollback_removes_the_turn_it_undid(tmp_path):

@@ -190,6 +190,17 @@ class Game:
         pictures name people as the reports do (see player_names and player_colours)."""
         return
 
+    def player_colours(self, view: State) -> dict[str, str]:
+        """Each player's colour as the game's pictures draw it ('#rrggbb'), where the game chooses it
+        (a company's colour picked in its orders), from ``view``; {}: the campaign's colours."""
+        return {}
+
+    def picture_focus(self, view: State, viewer: str | None) -> list[str] | None:
+        """The places of the map picture that concern ``viewer`` (their network's hexes), drawn from
+        ``view``: a report mail carries the map around them, at full scale, instead of the whole map
+        (the site and `gm map` keep it whole). None: the whole picture (the default)."""
+        return None
+
     def extra_images(self, view: State, viewer: str | None, *,
                      players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """More pictures for a turn's reports, by file stem (e.g. {"cash-chart": Figure}), drawn

@@ -3,9 +3,9 @@
 Pure geometry (y down). A label is a box; what it must not cover are track lines (each a segment
 with its half width) and town circles, and the labels placed before it. Each label tries its places
 in order (a town's name below its town first, as the map has always put it) and takes the first that
-covers nothing, else the one that covers least. Town names go first, then specials' labels, then
-ferries' and foreign countries' names, which also keep clear of ferry lines, permitted routes and
-the specials' stars.
+covers nothing, else the one that covers least. Town names go first (clear of ferry lines too),
+then specials' labels, then ferries' and foreign countries' names, which also keep clear of
+permitted routes and the specials' stars.
 """
 from __future__ import annotations
 
@@ -137,6 +137,8 @@ def label_places(hexmap, lines: list, *, s: float, pt: float) -> Places:
                       circles=[(hexmap.grid.center(t.hex), town_radius(t)) for t in listed],
                       bounds=(-1.1, -1.0, 1.5 * (hexmap.grid.columns - 1) + 1.1, SQRT3 * hexmap.grid.rows + 0.12))
     room = 2.4 * s * pt / 2
+    at = hexmap.grid.center  # town names keep clear of ferry lines, built or not
+    clear.lines += [(at(f.ends[0]), at(f.ends[1]), 1.8 * s * pt / 2) for f in hexmap.ferries]
     towns = _town_names(hexmap, listed, clear, s * pt, room)
     specials = _special_labels(hexmap, clear, s * pt, room)
     _map_features(hexmap, clear, s * pt)
@@ -183,10 +185,9 @@ def _special_labels(hexmap, clear: Obstacles, unit: float, room: float) -> dict:
 
 
 def _map_features(hexmap, clear: Obstacles, unit: float) -> None:
-    """What the later labels (ferries, countries) keep clear of besides track, towns and names: the
-    ferry lines, the permitted routes, the specials' stars."""
+    """What the later labels (ferries, countries) keep clear of besides track, towns, names and ferry
+    lines: the permitted routes, the specials' stars."""
     at = hexmap.grid.center
-    clear.lines += [(at(f.ends[0]), at(f.ends[1]), 1.8 * unit / 2) for f in hexmap.ferries]
     clear.lines += [(at(a), at(b), 2.0 * unit / 2) for country in hexmap.foreign
                     for route in country.permitted_routes for a, b in zip(route, route[1:])]
     clear.circles += [((at(h)[0] + 0.55, at(h)[1] - 0.3), 0.3) for special in hexmap.specials.values()

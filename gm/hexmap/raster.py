@@ -333,3 +333,41 @@ def specials(image: Image.Image, letters: Lettering, page: Page, hexmap: HexMap,
         x, baseline, ha = labels[special_id]
         letters.labels([f"{special_id}: {special['name']}"], [page.px((x, baseline))], page.pt(7.2), colour="#6b4f00",
                        halo=page.pt(2.4), ha=ha, va="baseline", weight="bold")
+
+
+NEAR_MARGIN = 2.0  # hexes of the map shown beyond the outermost hex of interest
+
+
+def near_box(hexmap: HexMap, page: Page, hexes: Iterable[str]) -> tuple[int, int, int, int] | None:
+    """The pixels (left, top, right, bottom) of the map around ``hexes``: NEAR_MARGIN hexes beyond
+    the outermost, within the map; None for no hex of this map."""
+    points = [page.px(hexmap.grid.center(h)) for h in hexes if hexmap.grid.contains(h)]
+    if not points:
+        return None
+    (map_left, map_top), (map_right, map_bottom) = page.px((page.left, page.top)), page.px((page.right, page.bottom))
+    reach = (NEAR_MARGIN * 1.5 + 1) * page.scale
+    return (max(math.floor(map_left), math.floor(min(x for x, _ in points) - reach)),
+            max(math.floor(map_top), math.floor(min(y for _, y in points) - reach)),
+            min(math.ceil(map_right), math.ceil(max(x for x, _ in points) + reach)),
+            min(math.ceil(map_bottom), math.ceil(max(y for _, y in points) + reach)))
+
+
+def near(image: Image.Image, hexmap: HexMap, *, hexes: Iterable[str], title: str | None,
+         entries: list[tuple]) -> Image.Image:
+    """The part of the painted map ``image`` around ``hexes`` (NEAR_MARGIN hexes each way, within the
+    map), at the same scale: hex numbers as legible as on the whole map, in a picture a fraction of
+    its size. The title goes above it and the key below, laid out again for its width."""
+    box = near_box(hexmap, page_for(hexmap, title, entries), hexes)
+    if box is None:
+        return image
+    crop = image.crop(box)
+    width = max(crop.width, int(4 * DPI))  # room for the key's longest entries
+    title_px = round((0.45 if title else 0.12) * DPI)
+    key_px = math.ceil(rasterkey.height_needed(entries, width / DPI) * DPI)
+    out = Image.new("RGB", (width, title_px + crop.height + key_px), "white")
+    out.paste(crop, ((width - crop.width) // 2, title_px))
+    letters = Lettering(out)
+    rasterkey.draw(out, letters, entries)
+    if title:
+        letters.labels([title], [(width / 2, 0.25 * DPI)], 14 * DPI / 72, weight="bold")
+    return out

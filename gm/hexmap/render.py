@@ -8,6 +8,7 @@ is 1; y grows downward (row 01 at the top), as in gm.hexmap.grid.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -32,10 +33,28 @@ class MapPicture:
         self.gm_dpi = DPI  # campaigns write the map at the size it was designed for
 
     def image(self):
-        """The picture in full colour (a PIL RGB image)."""
+        """The picture in full colour (a PIL RGB image); painted once when ``near`` is asked for too."""
+        if self.__dict__.get("_image") is not None:
+            return self._image
         from gm.hexmap.raster import paint
         return paint(self.hexmap, track=self.track, paint=self.paint, entries=self.entries, title=self.title,
                      highlight=self.highlight, hex_numbers=self.hex_numbers)
+
+    def keep(self) -> "MapPicture":
+        """Keep the painted picture for later calls (``savefig`` then ``near`` paint it once)."""
+        if self.__dict__.get("_image") is None:
+            self._image = self.image()
+        return self
+
+    def near(self, hexes) -> bytes:
+        """The PNG of the map around ``hexes`` (a player's network), at the whole map's scale, with its
+        title and key: what a report mail carries instead of the whole map (gm.hexmap.raster.near)."""
+        from gm.hexmap.raster import near  # Pillow only when a map is painted
+        from gm.store.pictures import palette, save_png  # (as savefig)
+        part = near(self.image(), self.hexmap, hexes=list(hexes), title=self.title, entries=self.entries)
+        out = io.BytesIO()
+        save_png(palette(part), out, compress_level=6)
+        return out.getvalue()
 
     def figure(self):
         """The same map as a matplotlib Figure (for SVG), drawn once."""

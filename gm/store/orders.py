@@ -210,9 +210,10 @@ SIGNOFF_WORDS = 4
 
 
 def signoff_hint(frame: OrderText, errors: list[OrderError]) -> None:
-    """When the last few order lines are short and every one of them is an error, while an order
-    line above them was read, they are most likely a sign-off written without the '-- ' line: the
-    first of their errors says so (the errors stay errors: gm does not guess)."""
+    """When the last few order lines are short and every one of them is an error of reading (none
+    was read as an order, legal or not), while an order line above them was read, they are most
+    likely a sign-off written without the '-- ' line: the first of their errors says so (the errors
+    stay errors: gm does not guess)."""
     wrong = {e.line for e in errors}
     tail: list[OrderLine] = []
     for line in reversed(frame.lines):
@@ -223,6 +224,9 @@ def signoff_hint(frame: OrderText, errors: list[OrderError]) -> None:
         return
     if any(len(line.text.split()) > SIGNOFF_WORDS for line in tail):
         return
+    numbers = {line.number for line in tail}
+    if any(not isinstance(e, OrderSyntaxError) for e in errors if e.line in numbers):
+        return  # a line the game read as an order (legal or not) is no sign-off
     first = min((e for e in errors if e.line == tail[0].number), key=lambda e: e.col or 0)
     first.message += ("; if this is your sign-off, put a line '-- ' (two dashes and a space) above it, "
                       "or delete it")

@@ -63,13 +63,13 @@ def palette_png(figure, *, dpi: int):
     return palette(full)
 
 
-def palette(rgb):
-    """A full-colour PIL image reduced to 256 colours chosen from every fourth pixel each way."""
+def palette(rgb, colours: int = 256):
+    """A full-colour PIL image reduced to ``colours`` colours chosen from every fourth pixel each way."""
     from PIL import Image
 
     width, height = rgb.size
     sample = rgb.resize((max(width // 4, 1), max(height // 4, 1)), Image.Resampling.NEAREST)
-    chosen = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
+    chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE)
     return rgb.quantize(palette=chosen, dither=Image.Dither.NONE)
 
 

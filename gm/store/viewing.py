@@ -69,13 +69,26 @@ def seen_by(game, state: dict[str, Any], events: list[dict[str, Any]], viewer: s
     return Seen(viewer, view, visible_events(events, viewer, names), form, list(players))
 
 
+def drawing(game, seen: Seen):
+    """The viewer's map or board picture as the game draws it (a Figure or a picture that saves
+    itself), from their view only; None when the game has none."""
+    return game.render(seen.view, game_viewer(seen.viewer), events=seen.events, players=seen.players)
+
+
 def picture(game, seen: Seen, fmt: str = "png") -> bytes | None:
     """The viewer's map or board picture, drawn from their view only; None when the game has none."""
-    figure = game.render(seen.view, game_viewer(seen.viewer), events=seen.events, players=seen.players)
+    figure = drawing(game, seen)
     if figure is None:
         return None
     from gm.store.pictures import figure_bytes  # lazy: Pillow only when a picture is drawn (gm check)
     return figure_bytes(figure, fmt)
+
+
+def picture_focus(game, seen: Seen) -> list[str] | None:
+    """The places of the picture that concern a player (game.picture_focus of their own view)."""
+    if seen.viewer in (PUBLIC, GM_VIEWER):
+        return None
+    return game.picture_focus(seen.view, game_viewer(seen.viewer))
 
 
 def extra_pictures(game, seen: Seen) -> dict[str, bytes]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
+from gm.store.pictures import palette, save_png
 
 MAX_WIDTH = 800        # px: readable on a phone, accepted by common forum software
 MAX_BYTES = 500_000    # many forums refuse larger attachments
@@ -113,17 +114,21 @@ def shrink_png(data: bytes, *, max_width: int = MAX_WIDTH, max_bytes: int = MAX_
 
 def cut_png(data: bytes, parts: list[Part], *, max_bytes: int = MAX_BYTES) -> list[bytes]:
     """Each part of the PNG, scaled and cut as planned; fewer colours if over ``max_bytes``, never smaller."""
-    from PIL import Image
-    image = _opened(data)
+    return _cut(_opened(data), parts, max_bytes)[0]
+
+
+def _cut(image, parts: list[Part], max_bytes: int):
+    """(each part's PNG bytes, the picture at the parts' scale or None)."""
+    from PIL import Image  # Pillow only for forum copies
     scaled: dict[float, Image.Image] = {}
     cuts = []
     for part in parts:
-        if part.scale not in scaled:
-            scaled[part.scale] = image if part.scale == 1 else image.resize(
-                (round(image.width * part.scale), round(image.height * part.scale)), Image.LANCZOS)
+        if part.scale not in scaled:  # bilinear (Pillow averages as it shrinks): at 0.9 the hex numbers
+            scaled[part.scale] = image if part.scale == 1 else image.resize(  # read as with Lanczos, in 1/4 the time
+                (round(image.width * part.scale), round(image.height * part.scale)), Image.BILINEAR)
         piece = scaled[part.scale].crop(part.box)
         cuts.append(_fit(piece, piece.width, max_bytes, shrink=False))
-    return cuts
+    return cuts, (scaled[min(scaled)] if scaled else None)
 
 
 def _opened(data: bytes):
@@ -136,15 +141,18 @@ def _opened(data: bytes):
 
 
 def _fit(image, width: int, max_bytes: int, *, shrink: bool) -> bytes:
-    """``image`` at ``width`` as PNG bytes under ``max_bytes``: fewer colours, then (``shrink``) smaller."""
-    from PIL import Image
-    for attempt in range(8 if shrink else 4):
-        scaled = image if width == image.width else image.resize(
-            (width, round(image.height * width / image.width)), Image.LANCZOS)
-        if attempt:
-            scaled = scaled.convert("RGB").quantize(colors=max(16, 256 >> (attempt - 1)))
+    """``image`` at ``width`` as PNG bytes under ``max_bytes``: 256 colours (gm.store.pictures.palette,
+    nothing visible lost on flat-coloured pictures), then fewer, then (``shrink``) smaller. zlib at
+    level 3: Pillow's ``optimize`` (every filter, level 9) took most of a forum copy's time for a
+    file a few per cent smaller (issue 24 item 11; `make bench`)."""
+    from PIL import Image  # Pillow only for forum copies
+
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    for attempt in range(8 if shrink else 4):  # an overview: bilinear (averaging as Pillow shrinks) will do
+        scaled = rgb if width == rgb.width else rgb.resize(
+            (width, round(rgb.height * width / rgb.width)), Image.BILINEAR)
         out = io.BytesIO()
-        scaled.save(out, format="PNG", optimize=True)
+        save_png(palette(scaled, max(16, 256 >> attempt)), out, compress_level=3)
         if out.tell() <= max_bytes:
             return out.getvalue()
         if attempt >= 3:
@@ -155,18 +163,21 @@ def _fit(image, width: int, max_bytes: int, *, shrink: bool) -> bytes:
 def write_forum_images(reports: Path, turn: int, names: list[str], folder: Path, *,
                        max_width: int = MAX_WIDTH, max_bytes: int = MAX_BYTES) -> list[Path]:
     """Each image's forum copy (and its readable parts, see parts_of), turn-stamped, into ``folder``:
-    the files written."""
+    the files written. Each picture is decoded once; its overview is shrunk from the parts' scaled
+    copy when there are parts (a smaller picture to shrink, the same result to the eye)."""
     written = []
     for name in names:
         source = reports / name
         if not source.exists():
             continue
-        data = source.read_bytes()
-        target = folder / forum_name(turn, name)
-        atomic_write(target, shrink_png(data, max_width=max_width, max_bytes=max_bytes))
-        written.append(target)
+        image = _opened(source.read_bytes())
         parts = parts_of(source, max_width=max_width)
-        for part, cut in zip(parts, cut_png(data, parts, max_bytes=max_bytes)):
+        cuts, scaled = _cut(image, parts, max_bytes)
+        base = scaled if scaled is not None and scaled.width >= min(max_width, image.width) else image
+        target = folder / forum_name(turn, name)
+        atomic_write(target, _fit(base, min(max_width, image.width), max_bytes, shrink=True))
+        written.append(target)
+        for part, cut in zip(parts, cuts):
             atomic_write(folder / forum_name(turn, part.name), cut)
             written.append(folder / forum_name(turn, part.name))
     return written

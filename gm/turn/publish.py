@@ -13,9 +13,11 @@ from gm.store.campaign import Campaign
 from gm.store.dice import Dice, commitment, turn_seed
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
+from gm.store.pictures import figure_bytes
 from gm.store.press import press_for
 from gm.store.receipts import turn_receipts
-from gm.store.viewing import GM_VIEWER, PUBLIC, Seen, extra_pictures, picture, seen_by
+from gm.store.viewing import GM_VIEWER, PUBLIC, Seen, drawing, extra_pictures, picture, picture_focus, seen_by
+from gm.turn.links import site_links, turn_page_url
 
 
 def viewers(campaign: Campaign) -> list[str]:
@@ -91,24 +93,60 @@ def build_reports(campaign: Campaign, game: Game, turn: int, state: dict, events
     template_dirs = (campaign.path / "templates",)
     images: dict[str, bytes] = {}
     players = public_players(campaign)
+    drawn: dict[str, Any] = {}  # each picture drawn once, kept for the players' parts of it
     for viewer in viewers(campaign):
         seen = seen_by(game, state, events, viewer, players)
         name = image_file(game, viewer)
         if name not in images:
-            data = picture(game, seen)
-            if data is not None:
-                images[name] = data
+            figure = drawing(game, seen)
+            if figure is not None:
+                drawn[name] = figure.keep() if hasattr(figure, "keep") else figure
+                images[name] = figure_bytes(drawn[name], "png")
+        near = _near_image(game, seen, name, drawn.get(name), images)
         extra = []
         for stem, data in extra_pictures(game, seen).items():
             extra_name = f"{stem}.png" if not game.images_per_viewer else f"{stem}-{viewer}.png"
             images.setdefault(extra_name, data)
             extra.append(extra_name)
-        context = report_context(campaign, game, turn, state, log, seen, image=name if name in images else None)
+        shown = near or (name if name in images else None)
+        context = report_context(campaign, game, turn, state, log, seen, image=shown)
         context["extra_images"] = extra
+        if near:
+            context["whole_image"] = whole_image(campaign, turn, name)
         for fmt, ext in FORMATS.items():
             out[f"{viewer}.{ext}"] = render_report(context, fmt, game_name=game.name, template_dirs=template_dirs)
     out.update(images)
     return out
+
+
+NEAR_GAIN = 0.8  # a player's part of the map replaces the whole map in their report when this much smaller
+
+
+def near_image_file(game: Game, viewer: str) -> str:
+    return f"{game.image_name}-near-{viewer}.png"
+
+
+def _near_image(game: Game, seen: Seen, name: str, figure: Any, images: dict[str, bytes]) -> str | None:
+    """A player's report shows the map around their network (game.picture_focus), at full scale, when
+    that is much smaller than the whole map (issue 24 item 11: report mails a third of the size); the
+    name of that picture, added to ``images``, or None for the whole map."""
+    if figure is None or game.images_per_viewer or not hasattr(figure, "near"):
+        return None
+    focus = picture_focus(game, seen)
+    if not focus:
+        return None
+    data = figure.near(focus)
+    if len(data) > NEAR_GAIN * len(images[name]):
+        return None
+    near = near_image_file(game, seen.viewer)
+    images[near] = data
+    return near
+
+
+def whole_image(campaign: Campaign, turn: int, name: str) -> dict[str, Any]:
+    """Where the whole picture is when a report shows a part of it: the file, and the turn's page on
+    the campaign's website when ``site_url`` is set."""
+    return {"name": name, "url": turn_page_url(campaign, turn)}
 
 
 def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: dict, seen: Seen, *,
@@ -123,10 +161,12 @@ def report_context(campaign: Campaign, game: Game, turn: int, state: dict, log: 
     if finished:
         dice["secret_seeds"] = [{"turn": t, "seed": turn_seed(master, t, secret=True).hex()}
                                 for t in campaign.secret_dice_turns() if t <= turn]
-    return template_context(game, state, [], seen.viewer, turn=turn, campaign=campaign.name, players=seen.players,
-                            dice=dice, image=image, receipts=_receipts(campaign, turn), seen=seen,
-                            audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [],
-                            press=press_for(campaign, turn, seen.viewer))
+    context = template_context(game, state, [], seen.viewer, turn=turn, campaign=campaign.name,
+                               players=seen.players, dice=dice, image=image, receipts=_receipts(campaign, turn),
+                               seen=seen, audit=campaign.audit_log(turn) if seen.viewer == GM_VIEWER else [],
+                               press=press_for(campaign, turn, seen.viewer))
+    context["site"] = site_links(campaign, turn)  # the campaign's website (``site_url``), or None
+    return context
 
 
 def _receipts(campaign: Campaign, turn: int) -> list[dict[str, str]]:
@@ -149,10 +189,14 @@ def report_text(campaign: Campaign, turn: int | None, viewer: str, fmt: str, *,
     name = image_file(game, viewer)
     reports = campaign.turn_dir(turn) / "reports"
     image = name if (reports / name).exists() else None
+    near = near_image_file(game, viewer)
+    shown = near if image and not image_base and not forum_folder and (reports / near).exists() else image
     seen = seen_by(game, state, campaign.events(turn), viewer, public_players(campaign))
-    context = report_context(campaign, game, turn, state, campaign.dice_log(turn), seen, image=image)
+    context = report_context(campaign, game, turn, state, campaign.dice_log(turn), seen, image=shown)
     context["extra_images"] = sorted(p.name for p in reports.glob("*.png")
                                      if p.name != name and not p.name.startswith(f"{game.image_name}-"))
+    if shown != image:
+        context["whole_image"] = whole_image(campaign, turn, name)
     if forum_folder:
         from gm.turn.forum import write_forum_images  # Pillow only for forum copies
         write_forum_images(reports, turn, [n for n in [image, *context["extra_images"]] if n], Path(forum_folder))

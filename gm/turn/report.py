@@ -115,6 +115,14 @@ def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
     return template.render(**context, ext=ext)
 
 
+def players_guide(*, game_name: str, template_dirs: tuple[Path, ...] = (), **context: Any) -> str:
+    """How to write this game's orders, as HTML for the players' page: the game's own
+    ``<game>/players.html.j2`` (a GM's template folder first), else the general one."""
+    env = environment(template_dirs, html=True)
+    template = env.select_template([f"{game_name}/players.html.j2", "players.html.j2"])
+    return template.render(**context)
+
+
 def dice_block(turn: int, seed: bytes | None, next_seed: bytes | None, rolls: list[dict]) -> dict[str, Any]:
     """The dice section every report carries: this turn's seed revealed, the next one committed."""
     return {

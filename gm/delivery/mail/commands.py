@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
+from gm.delivery.help import COMMANDS
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
 from gm.delivery.mail.deadline_note import deadline_line, with_deadline
 from gm.delivery.mail.desk import Desk, Outcome
@@ -20,6 +21,7 @@ from gm.store.press import add_press, press_mode
 from gm.store.receipts import receipt
 from gm.time.deadlines import deadline_status, format_period, read_deadline
 from gm.time.schedule import campaign_zone, show_moment
+from gm.turn.links import site_links
 
 NAMES = ("help", "status", "orders", "resend", "press")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
@@ -120,18 +122,20 @@ def help_text(desk: Desk, player: str | None = None) -> str:
              "white": "  press TO: TEXT    a message to one player (name or id) or to all, signed with your name"}
     players = ", ".join(f"{name_of(camp, p['id'])} ({p['id']})" for p in camp.players)
     who = player or "ID"
+    links = site_links(camp, camp.last_turn)
+    web = ["", "On the web:", f"  how to write orders, check the dice, these commands: {links['players']}",
+           f"  the last turn, with the whole map: {links['turn']}", f"  check the dice: {links['dice']}"
+           ] if links else []
     return "\n".join([
         f"{desk.game.title}: {camp.name}, turn {desk.turn}.",
         "",
         "Mail commands, one per message, in the subject or alone on the first line:",
-        "  help              this text",
-        "  status            the turn, the deadline and whose orders are in",
-        "  orders            the orders stored for you for this turn",
-        "  resend [TURN]     your report of TURN again (the last one when no turn is given)",
+        *(f"  {usage:<17} {what}" for usage, what in COMMANDS),
         press[mode],
         "",
         f"To send orders, start the message with 'player: {who}' and 'turn: {desk.turn}', then your orders.",
         f"Players: {players}.",
+        *web,
     ]) + "\n"
 
 

@@ -23,11 +23,12 @@ from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write
 from gm.store.viewing import extra_pictures, picture, seen_by
-from gm.turn.report import dice_block
+from gm.turn.report import dice_block, players_guide
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 3  # 2: order receipts and secret-roll commitments in the turn entries; 3: undone turns
+SITE_VERSION = 4  # 2: order receipts and secret-roll commitments in the turn entries; 3: players' page, game colours; 4: undone turns
 STATIC_FILES = ("site.css", "site.js", "dice.js")
+PAGES = ("index.html", "players.html", "dice.html", "record.json")
 
 
 @dataclass
@@ -155,19 +156,40 @@ class _Writer:
         record = whole_record(self.campaign, self.head, entries)
         for name in STATIC_FILES:
             put(self.folder, name, (pages.STATIC / name).read_bytes())  # never copied through a link
-        put(self.folder, "index.html", pages.index_page(self.head, entries))
-        put(self.folder, "dice.html", pages.dice_page(self.head, entries, record["secret_dice"]))
+        colours = self._colours(entries[-1]) if entries else {}
+        put(self.folder, "index.html", pages.index_page(self.head, entries, colours=colours,
+                                                        latest=self._latest(entries, images)))
+        put(self.folder, "dice.html", pages.dice_page(self.head, entries, record["secret_dice"], colours=colours))
+        put(self.folder, "players.html", pages.players_page(self.head, self._guide(), colours=colours))
         put(self.folder, "record.json", dumps(record))
-        self.result.pages_written += ["index.html", "dice.html", "record.json"]
+        self.result.pages_written += list(PAGES)
         self.result.rolls = sum(len(e["dice"]["rolls"]) for e in entries)
         self.result.secret_rolls = sum(len(s["rolls"]) for s in record["secret_dice"] or [])
-        files = sorted({"index.html", "dice.html", "record.json", *STATIC_FILES}
+        files = sorted({*PAGES, *STATIC_FILES}
                        | {pages.page_name(t) for t in self.turns}
                        | {img["src"] for pictures in images.values() for img in pictures})
         self.result.removed = _remove_stale(self.folder, (self.marker or {}).get("files") or [], files)
         self._mark({str(t): {"fingerprint": self.fingerprints.get(t, ""), "images": images[t]} for t in self.turns},
                    files)
         return self.result
+
+    def _colours(self, entry: dict[str, Any]) -> dict[str, str]:
+        """The players' colours as the game drew them in that turn's public picture."""
+        return self.game.player_colours(entry.get("view") or {}) if isinstance(entry.get("view"), dict) else {}
+
+    @staticmethod
+    def _latest(entries: list[dict[str, Any]], images: dict[int, list[dict[str, str]]]) -> dict[str, str] | None:
+        """The last turn's first public picture (the map), for the front page."""
+        for entry in reversed(entries):
+            pictures = images.get(entry["turn"]) or []
+            if pictures:
+                return {**pictures[0], "href": pages.page_name(entry["turn"])}
+        return None
+
+    def _guide(self) -> str:
+        """How to write this game's orders: the game's own text (its players.html.j2), the GM's first."""
+        return players_guide(game_name=self.game.name, template_dirs=(self.campaign.path / "templates",),
+                             game=self.game.title, map=self.head["map"])
 
     def _write_turns(self) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, str]]]]:
         """Each turn's record entry; the pages (and pictures) of changed turns, and of the turns
@@ -212,7 +234,8 @@ class _Writer:
         dice["next_commitment"] = entry["next_commitment"]
         body = pages.report_body(self.campaign, self.game, turn, state, events, self.players, dice)
         put(self.folder, pages.page_name(turn),
-                     pages.turn_page(self.head, entry, body, images, turns=self.turns, hidden_turns=hidden_turns))
+            pages.turn_page(self.head, entry, body, images, turns=self.turns, hidden_turns=hidden_turns,
+                            colours=self._colours(entry)))
         return images
 
 

@@ -8,11 +8,14 @@ from typing import Any
 
 import jinja2
 
+from gm.delivery.help import COMMANDS, PRESS_COMMAND
 from gm.delivery.site.standings import outcome_rows, standings
 from gm.store.dice import ROLL_KEYS
 from gm.turn.report import render_report, template_context
+from gm.turn.links import turn_page_name
 
 HERE = Path(__file__).parent
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 STATIC = HERE / "static"
 _ENV: jinja2.Environment | None = None
 
@@ -30,7 +33,7 @@ def render(template: str, **context: Any) -> str:
 
 
 def page_name(turn: int) -> str:
-    return f"turn-{turn:03d}.html"
+    return turn_page_name(turn)
 
 
 def report_body(campaign, game, turn: int, state: dict, events: list, players: list, dice: dict) -> str:
@@ -48,17 +51,20 @@ def picture_alt(game, stem: str, turn: int) -> str:
     return f"{words} after turn {turn}" if turn else f"{words} at the start"
 
 
-def common(head: dict[str, Any]) -> dict[str, Any]:
-    """What every page shows: the campaign, the game, the players."""
+def common(head: dict[str, Any], colours: dict[str, str] | None = None) -> dict[str, Any]:
+    """What every page shows: the campaign, the game, the players. ``colours``: the players' colours
+    as the game's pictures draw them at that point (game.player_colours), over the campaign's."""
     players = head["players"]
+    shown = {p["id"]: p.get("colour") or "" for p in players}
+    shown.update({p: c for p, c in (colours or {}).items() if p in shown and _COLOUR.match(str(c))})
     return {"campaign": head["campaign"], "game": head["game"], "map": head["map"], "players": players,
             "names": {p["id"]: p["name"] for p in players},
-            "colours": {p["id"]: p.get("colour") or "" for p in players},
+            "colours": shown,
             "generated": head["generated"]}
 
 
 def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, images: list[dict[str, str]], *,
-              turns: list[int], hidden_turns: int = 0) -> str:
+              turns: list[int], hidden_turns: int = 0, colours: dict[str, str] | None = None) -> str:
     turn = entry["turn"]
     at = turns.index(turn)
     previous = page_name(turns[at - 1]) if at > 0 else None
@@ -66,7 +72,7 @@ def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, ima
     last = following is None
     # the public report may carry the press itself (gm.store.press's report partial): then once is enough
     press = [] if 'class="press"' in report_html else entry["press"]
-    return render("turn.html.j2", **common(head), turn=turn, entry=entry, report=report_html, images=images,
+    return render("turn.html.j2", **common(head, colours), turn=turn, entry=entry, report=report_html, images=images,
                   press=press,
                   previous=previous, next=following, rolls=len(entry["dice"]["rolls"]),
                   orders=entry.get("orders") or [], secret_rolls=entry["dice"].get("secret_rolls") or 0,
@@ -75,10 +81,12 @@ def turn_page(head: dict[str, Any], entry: dict[str, Any], report_html: str, ima
                   title=f"Turn {turn}" if turn else "Set-up")
 
 
-def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+def index_page(head: dict[str, Any], entries: list[dict[str, Any]], *, colours: dict[str, str] | None = None,
+               latest: dict[str, str] | None = None) -> str:
+    """The front page; ``latest``: the last turn's public map ({src, alt, href})."""
     last = entries[-1] if entries else None
     status = head["status"]
-    return render("index.html.j2", **common(head), status=status, options=head["options"],
+    return render("index.html.j2", **common(head, colours), status=status, options=head["options"], latest=latest,
                   standings=standings(head["game"]["name"], last["view"] if last else None, head["players"]),
                   outcome=last["outcome"] if last else None,
                   ranking=outcome_rows(last["outcome"] if last else None),
@@ -89,7 +97,15 @@ def index_page(head: dict[str, Any], entries: list[dict[str, Any]]) -> str:
                   title="Campaign")
 
 
-def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None) -> str:
+def players_page(head: dict[str, Any], guide_html: str, *, colours: dict[str, str] | None = None) -> str:
+    """What players need and nothing of the GM's: how to write this game's orders (``guide_html``, the
+    game's own text: gm.turn.report.players_guide), the mail commands, how to check the dice."""
+    return render("players.html.j2", **common(head, colours), guide=guide_html, commands=[*COMMANDS, PRESS_COMMAND],
+                  title="For the players")
+
+
+def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[dict[str, Any]] | None, *,
+              colours: dict[str, str] | None = None) -> str:
     """Every revealed roll; once the game is over (``secret``: gm.delivery.reveal.revealed_secret_dice) the
     hidden rolls too, else only how many there were and their commitments."""
     turns = [{"turn": e["turn"], "seed": e["dice"]["seed"] or "", "commitment": e["dice"]["commitment"] or "",
@@ -103,5 +119,5 @@ def dice_page(head: dict[str, Any], entries: list[dict[str, Any]], secret: list[
          "commitment": e["dice"]["secret_commitment"] or ""} for e in entries if "secret_commitment" in e["dice"]]
     public_total = sum(len(t["rolls"]) for t in turns)
     secret_total = sum(len(t["rolls"]) for t in hidden)
-    return render("dice.html.j2", **common(head), turns=turns, hidden=hidden, committed=committed,
+    return render("dice.html.j2", **common(head, colours), turns=turns, hidden=hidden, committed=committed,
                   total=public_total + secret_total, secret_total=secret_total, title="Dice")

@@ -18,6 +18,7 @@ from .operate.bot import expansion_orders_text, race_orders_text
 from .operate.entries import open_races, read_entries
 from .operate.expansion import read_expansion, resolve_expansion
 from .operate.form import operating_form
+from .palette import COLOURS
 from .reading import capped
 from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
 from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
@@ -230,6 +231,23 @@ class RailwayRivals(Game):
     def route_advice(self, state, player, origin, destination):
         from .operate.advice import advice_text
         return advice_text(state, game_map(state), player, origin, destination)
+
+    def player_colours(self, view):
+        """Each company's colour as the map draws it (the colour its orders chose)."""
+        companies = view.get("companies") or {}
+        return {p: COLOURS.get(c.get("colour"), c.get("colour")) for p, c in companies.items()
+                if isinstance(c, dict) and c.get("colour")}
+
+    def picture_focus(self, view, viewer):
+        """A company's network: its track, its ferries' ends and where its leaps landed (None before it
+        has any, and for the GM and the public)."""
+        if viewer not in view.get("players", []):
+            return None
+        hexes = {h for link in view["track"].get(viewer, []) for h in link}
+        hexmap = game_map(view)
+        hexes |= {h for f in hexmap.ferries if (view.get("ferries") or {}).get(f.id) == viewer for h in f.ends}
+        hexes |= {leap["to"] for leap in (view.get("leaps") or {}).get(viewer, [])}
+        return sorted(hexes) or None
 
     def render(self, view, viewer, *, events=None, players=None):
         from .render import draw  # matplotlib only when drawing

@@ -13,7 +13,11 @@ def draw(view: dict[str, Any], hexmap: HexMap, events: list[dict[str, Any]] | No
     from gm.hexmap.render import draw_map  # matplotlib is imported only when a map is drawn
 
     companies = view["companies"]
-    track = {p: view["track"][p] for p in view["players"] if view["track"].get(p)}
+    track = {p: list(view["track"][p]) for p in view["players"] if view["track"].get(p)}
+    for ferry in hexmap.ferries:  # a built ferry is its owner's: drawn in the owner's colour over the site's line
+        owner = (view.get("ferries") or {}).get(ferry.id)
+        if owner in companies:
+            track.setdefault(owner, []).append(list(ferry.ends))
     colours = {p: COLOURS.get(companies[p]["colour"], companies[p]["colour"]) for p in view["players"]}
     names = {p: companies[p]["name"] for p in view["players"]}
     for country, links in view.get("foreign_track", {}).items():

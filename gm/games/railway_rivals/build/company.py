@@ -12,7 +12,7 @@ from typing import Any
 from gm.hexmap.model import Ferry, HexMap
 
 from ..words import company_names, count
-from .links import link_key, link_pips, link_problem, pips_breakdown
+from .links import link_key, link_pips, link_problem, pips_breakdown, place_name
 
 
 def track_links(state: dict[str, Any], player: str) -> set[tuple[str, str]]:
@@ -33,12 +33,6 @@ def planning_builder(state: dict[str, Any], hexmap: HexMap, player: str) -> tupl
     order checker and the bots plan with."""
     rivals = {p: track_links(state, p) for p in state["players"] if p != player}
     return Builder(hexmap, state, player, ferry_owner=dict(state["ferries"]), rival_links=rivals), rivals
-
-
-def place_name(hexmap: HexMap, label: str) -> str:
-    """'2523' or 'Helm's Deep (2524)'."""
-    town = hexmap.town_at.get(label)
-    return f"{town.name} ({label})" if town else label
 
 
 class Builder:
@@ -87,7 +81,7 @@ class Builder:
         if problem:
             return 0, problem
         if link_key(a, b) in self.links and link_key(a, b) not in self.tentative:
-            return 0, f"you already have track {a}-{b}"
+            return 0, f"you already have track {place_name(self.hexmap, a)}-{place_name(self.hexmap, b)}"
         return link_pips(self.hexmap, a, b), None
 
     def explain_pips(self, a: str, b: str) -> str:
@@ -95,7 +89,8 @@ class Builder:
 
     def ferry_problem(self, here: str, ferry: Ferry) -> str | None:
         if here not in ferry.ends:
-            return f"ferry {ferry.id} runs between {ferry.ends[0]} and {ferry.ends[1]}, not from {here}"
+            return (f"ferry {ferry.id} runs between {place_name(self.hexmap, ferry.ends[0])} and "
+                    f"{place_name(self.hexmap, ferry.ends[1])}, not from {place_name(self.hexmap, here)}")
         owner = self.ferry_owner.get(ferry.id)
         if owner is not None and owner != self.player:
             return f"ferry {ferry.id} belongs to {self.names.get(owner, owner)}"
@@ -106,14 +101,15 @@ class Builder:
         if not self.leapfrog:
             return None, "leaps are not allowed in this game (option leapfrog is off)"
         if target == here:
-            return None, f"a leap goes somewhere else than {here}"
+            return None, f"a leap goes somewhere else than {place_name(self.hexmap, here)}"
         if target in self.hexes:
             return None, f"you already reach {place_name(self.hexmap, target)}: no need to leap there"
         rivals = [over] if over else sorted(self.rival_links)
         found = [r for r in rivals if r != self.player and self._along(self.rival_links.get(r, set()), here, target)]
         if not found:
             whose = f"{self.names.get(over, over)}'s" if over else "a rival's"
-            return None, (f"{place_name(self.hexmap, target)} is not within {count(self.leap_length, 'hex')} of {here} "
+            return None, (f"{place_name(self.hexmap, target)} is not within {count(self.leap_length, 'hex')} of "
+                          f"{place_name(self.hexmap, here)} "
                           f"along {whose} track (as it stood at the start of the turn)")
         if len(found) > 1:
             return None, (f"the leap to {target} could follow the track of "

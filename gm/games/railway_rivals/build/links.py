@@ -51,12 +51,19 @@ def permitted_route_links(hexmap: HexMap) -> frozenset[tuple[str, str]]:
     return cached[1]
 
 
+def place_name(hexmap: HexMap, label: str) -> str:
+    """'2523' or 'Helm's Deep (2524)': a town's hex by the name the player most likely wrote."""
+    town = hexmap.town_at.get(label)
+    return f"{town.name} ({label})" if town else label
+
+
 def hex_problem(hexmap: HexMap, label: str) -> str | None:
     """Why no track may stand in ``label``, or None."""
     if not hexmap.grid.contains(label):
         return f"{label} is off the {hexmap.grid.columns}x{hexmap.grid.rows} map"
     if not hexmap.buildable(label):
-        return f"{label} is {UNBUILDABLE_WORDS.get(hexmap.terrain[label], 'not land')}: no track can be built there"
+        return (f"{place_name(hexmap, label)} is {UNBUILDABLE_WORDS.get(hexmap.terrain[label], 'not land')}: "
+                f"no track can be built there")
     return None
 
 
@@ -69,11 +76,11 @@ def foreign_problem(hexmap: HexMap, a: str, b: str) -> str | None:
         return None
     if fa is not None and fb is not None:
         if fa is fb:
-            return f"{a}-{b} runs inside {fa.name}: only its permitted routes may be built there"
-        return f"{a}-{b} runs from {fa.name} into {fb.name}: no permitted route does that"
+            return f"{place_name(hexmap, a)}-{place_name(hexmap, b)} runs inside {fa.name}: only its permitted routes may be built there"
+        return f"{place_name(hexmap, a)}-{place_name(hexmap, b)} runs from {fa.name} into {fb.name}: no permitted route does that"
     country, inside = (fb, b) if fb is not None else (fa, a)
     if country.entry_hexes and inside not in country.entry_hexes:
-        return (f"{inside} is in {country.name} but not one of its entry hexes "
+        return (f"{place_name(hexmap, inside)} is in {country.name} but not one of its entry hexes "
                 f"({', '.join(country.entry_hexes)})")
     return None
 
@@ -84,7 +91,7 @@ def link_problem(hexmap: HexMap, a: str, b: str) -> str | None:
     if problem:
         return problem
     if not hexmap.grid.adjacent(a, b):
-        return f"{b} is not next to {a}"
+        return f"{place_name(hexmap, b)} is not next to {place_name(hexmap, a)}"
     if hexmap.blocked_side(a, b):
         return f"the side {hexmap.grid.side(a, b)} is impassable (an estuary)"
     return foreign_problem(hexmap, a, b)

@@ -21,6 +21,7 @@ from ..palette import COLOURS
 from ..words import company_by_word
 from ..reading import (MAX_ERRORS, MAX_STEPS, Allowance, find_total, header, hint, is_number, keyword_at,
                        reading_stopped, shown, small_number, too_long)
+from .company import place_name
 from .examples import round_example, segment_example
 
 ROUNDS = 3
@@ -300,15 +301,17 @@ class SegmentReader:
         grid = self.hexmap.grid
         col = self.line.col + self.base + at
         if label == here:
-            self.error(f"the segment is already at {label}", at)
+            self.error(f"the segment is already at {place_name(self.hexmap, label)}", at)
             return here
         between = grid.straight_between(here, label)
         if between is None:
-            self.error(f"{label} is not next to {here} nor on a straight hex line from it: "
-                       f"list the hexes in between", at)
+            self.error(f"{place_name(self.hexmap, label)} is not next to {place_name(self.hexmap, here)} nor on a "
+                       f"straight hex line from it: list the hexes in between", at)
             return None
+        # a straight run keeps the two places the player wrote, so a message about a hex in between names them
+        written = {"straight": [here, label]} if between else {}
         for step in between + [label]:
-            segment["steps"].append({"kind": "build", "hex": step, "col": col})
+            segment["steps"].append({"kind": "build", "hex": step, "col": col, **written})
             self.allowance.take()
         return label
 

@@ -25,6 +25,7 @@ class Action:
     col: int
     ferry: str | None = None
     over: str | None = None
+    straight: tuple[str, str] | None = None  # the two places written for a straight run this hex lies on
 
 
 @dataclass
@@ -49,8 +50,10 @@ class Cursor:
         for n, seg in enumerate(self.segments):
             self.actions.append(Action("start", n, seg.get("start"), seg.get("col", 0)))
             for step in seg.get("steps", []):
+                written = step.get("straight")
                 self.actions.append(Action(step["kind"], n, step.get("hex"), step.get("col", 0),
-                                           ferry=step.get("ferry"), over=step.get("over")))
+                                           ferry=step.get("ferry"), over=step.get("over"),
+                                           straight=tuple(written) if written else None))
         self.done_segments = [{"line": seg.get("line"), "start": seg.get("start"), "hexes": [], "pips": 0,
                                "stopped": None} for seg in self.segments]
 
@@ -81,7 +84,17 @@ class Cursor:
         return [IllegalOrderError(stop["reason"], line=stop["line"], col=stop["col"], file=file)
                 for stop in self.stops if stop["hex"] is not None or stop["kind"] != "start"]
 
+    def _written(self, action: Action) -> str:
+        """'; 2027 lies on the straight line you wrote from 2024 to Perth (2227)' for a hex the player
+        did not write, or ''."""
+        if not action.straight or action.hex == action.straight[1]:
+            return ""
+        name = lambda label: place_name(self.builder.hexmap, label)  # noqa: E731
+        return (f"; {name(action.hex)} lies on the straight line you wrote from {name(action.straight[0])} "
+                f"to {name(action.straight[1])}")
+
     def _stop(self, action: Action, reason: str) -> None:
+        reason += self._written(action)
         stop = {"segment": action.segment, "line": self.segments[action.segment].get("line"), "col": action.col,
                 "hex": action.hex, "kind": action.kind, "ferry": action.ferry, "reason": reason,
                 "from": self.here}
@@ -117,7 +130,7 @@ class Cursor:
             why = self.builder.explain_pips(here, there)
             message = (f"{place_name(self.builder.hexmap, there)} needs {count(pips, 'pip')}"
                        f"{f' ({why})' if '+' in why else ''} but only {left} of {self.limit} {self.die} "
-                       f"{'is' if left == 1 else 'are'} left")
+                       f"{'is' if left == 1 else 'are'} left{self._written(action)}")
             if not self.lenient:
                 return message
             if self.overrun is None:

@@ -79,7 +79,8 @@ class RouteReader(SegmentReader):
         for step in segment["steps"]:
             kind = "ferry" if step["kind"] == "ferry" else "run"
             route.append({"hex": step["hex"], "kind": kind, "col": step["col"],
-                          **({"ferry": step["ferry"]} if kind == "ferry" else {})})
+                          **({"ferry": step["ferry"]} if kind == "ferry" else {}),
+                          **({"straight": step["straight"]} if step.get("straight") else {})})
         return route if fine else None
 
 
@@ -165,6 +166,11 @@ def _read_entry(state, hexmap, net, player, race, line, base, mode, partner, err
              "route": None, "fees": [], "pips": 0}
     if mode == "joint" and not body.strip():
         return entry  # the partner gives the route
+    if not runnable(net, hexmap, race):
+        errors.append(line.error(f"race {race['id']} cannot be run this round: no track joins "
+                                 f"{place_of(hexmap, race['from'])} and {place_of(hexmap, race['to'])} yet "
+                                 f"(the race is carried over to the next round)", base))
+        return None
     before = len(errors)
     route = RouteReader(hexmap, state["companies"], line, base, errors).read_route(body)
     if route is None or len(errors) > before:
@@ -218,8 +224,12 @@ def route_problems(net: Network, hexmap: HexMap, race: dict[str, Any], route: li
             if step["ferry"] not in net.ferries:
                 problems.append((f"ferry {step['ferry']} was never built: no train can use it", step["col"]))
         elif not net.has_link(a, b):
+            written = step.get("straight")
+            along = (f"; {place_name(hexmap, b)} lies on the straight line you wrote from "
+                     f"{place_name(hexmap, written[0])} to {place_name(hexmap, written[1])}"
+                     if written and b != written[1] else "")
             problems.append((f"the route leaves the track: there is no track from {place_name(hexmap, a)} "
-                             f"to {place_name(hexmap, b)}", step["col"]))
+                             f"to {place_name(hexmap, b)}{along}", step["col"]))
         if b in seen:
             problems.append((f"the route enters {place_name(hexmap, b)} twice", step["col"]))
         seen[b] = n
