@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gm.hexmap.mapfile import load_map  # noqa: E402
+from gm.games.railway_rivals.hexmaps import load_map  # noqa: E402
 from gm.hexmap.paths import cheapest_path  # noqa: E402
 
 COMPANIES = ["blue", "red", "green", "yellow", "purple", "brown"]

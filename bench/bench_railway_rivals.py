@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gm.store.dice import Dice, turn_seed  # noqa: E402
 from gm.games import get  # noqa: E402
-from gm.hexmap.mapfile import load_map  # noqa: E402
+from gm.games.railway_rivals.hexmaps import load_map  # noqa: E402
 from gm.store.orders import read_frame  # noqa: E402
 from gm.games.railway_rivals.operate.schedule import draw_schedule  # noqa: E402
 

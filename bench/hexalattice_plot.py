@@ -18,7 +18,7 @@ def main() -> None:
     import numpy as np
     from hexalattice.hexalattice import create_hex_grid, plot_single_lattice_custom_colors
 
-    from gm.hexmap.mapfile import load_map
+    from gm.games.railway_rivals.hexmaps import load_map
     from gm.hexmap.style import TERRAIN_COLOURS
 
     hexmap = load_map(map_name)

@@ -55,7 +55,7 @@ def choose_game(tmp: Path) -> None:
     except Exception as exc:  # noqa: BLE001 - a figure is still worth having
         from gm import games
         sys.path.insert(0, str(ROOT / "tests"))
-        games.REGISTRY.setdefault("guess", "support.guessgame")
+        games.register("guess", "support.guessgame:GAME")
         GAME.update(name="guess", order="guess {n}")
         print(f"  (network cannot be set up here: {type(exc).__name__}; using the tests' guess game)")
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 GM = str(Path(sys.executable).parent / "gm")
 NOW = "2026-12-01T12:00Z"
 GUESS_GM = (f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); from gm import games; "
-            "games.REGISTRY.setdefault('guess', 'support.guessgame'); from gm.cli import main; "
+            "games.register('guess', 'support.guessgame:GAME'); from gm.cli import main; "
             "sys.argv[0] = 'gm'; main()")
 SETTINGS = """schedule: {every: 7d, at: "18:00", zone: Europe/London}
 deadline: 2026-12-04T18:00+00:00
@@ -51,7 +51,7 @@ def make_template(folder: Path) -> tuple[Path, str]:
     # every real game failed (a branch mid-change): the tests' tiny game, said so in the figure
     sys.path.insert(0, str(ROOT / "tests"))
     from gm import games
-    games.REGISTRY.setdefault("guess", "support.guessgame")
+    games.register("guess", "support.guessgame:GAME")
     camp = engine.new_campaign(folder / "template-guess", "guess",
                                ["ann:Ann:ann@example.org", "bob:Bob:bob@example.org"], master=bytes(range(32)))
     with open(camp.path / "campaign.yaml", "a", encoding="utf-8") as handle:

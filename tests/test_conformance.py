@@ -106,10 +106,47 @@ def test_campaign_reports_and_images_render(name, tmp_path):
     assert audit.verify_dice(campaign)[1] == []
 
 
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_flags_say_what_the_game_has(name):
+    """The capability flags the generic tests read are true to the game: secret dice rolled when
+    (and only when) ``secret_dice`` says so, a picture when ``pictures`` does, one player due at a
+    time in a ``sequential`` game, everybody at once in the first turn of a simultaneous one."""
+    game = games.get(name)
+    rng, players, master = random.Random(5), _players(game), bytes(32)
+    dice = runner.turn_dice(master, 0)
+    state = runner.start(game, game.default_map(), players, {}, dice)
+    secret = [r for r in dice.log if r.get("secret")]
+    dues = []
+    for turn in range(1, MAX_TURNS + 1):
+        due = game.due(state)
+        if not due:
+            break
+        dues.append(due)
+        orders = {p: runner.check(game, state, game.random_orders(state, p, rng), file="random", players=players,
+                                  turn=turn, player=p).orders for p in due}
+        dice = runner.turn_dice(master, turn)
+        state, _ = runner.step(game, state, orders, dice)
+        secret += [r for r in dice.log if r.get("secret")]
+    if game.sequential:  # one player at a time (a set-up turn may take everybody's orders at once)
+        assert sum(len(d) == 1 for d in dues) >= len(dues) - 1, f"{name} is sequential but waits for {dues}"
+    else:
+        assert dues[0] == players, f"{name} is simultaneous but its first turn waits for {dues[0]}"
+    assert bool(secret) == game.secret_dice, f"{name}: secret_dice is {game.secret_dice}, secret rolls: {len(secret)}"
+    image = game.render(game.view(state, "public"), "public", players=None)
+    assert (image is not None) == game.pictures, f"{name}: pictures is {game.pictures}, render gave {image!r}"
+
+
 # ---- hidden information ---------------------------------------------------------------------------
+def _hidden_module(name: str) -> str:
+    """tests/support/hidden_<module>.py, <module> the last part of the game's module path."""
+    return "hidden_" + games.installed()[name].partition(":")[0].strip().rsplit(".", 1)[-1]
+
+
 def _hidden(name: str):
-    module = games.REGISTRY[name].rsplit(".", 1)[-1]
-    return importlib.import_module(f"support.hidden_{module}")
+    try:
+        return importlib.import_module(f"support.{_hidden_module(name)}")
+    except ModuleNotFoundError:
+        return None
 
 
 def _everything(game, state, events, viewer, players, *, pictures: bool) -> dict:
@@ -126,13 +163,19 @@ def _everything(game, state, events, viewer, players, *, pictures: bool) -> dict
     return out
 
 
-@pytest.mark.parametrize("name", [n for n in GAME_NAMES if n != "guess"])
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_hidden_information_never_reaches_another_viewer(name):
     """Change what a viewer may not see (other hands, deck order, secret draws): nothing that viewer
-    gets — JSON, order form, events, reports in every format, picture — may change."""
+    gets — JSON, order form, events, reports in every format, picture — may change. A game whose
+    ``hidden_information`` flag is set must say what it hides (tests/support/hidden_<module>.py)."""
     game = games.get(name)
+    hidden = _hidden(name)
+    if hidden is None:
+        assert not game.hidden_information, f"{name} hides information: tests/support/{_hidden_module(name)}.py " \
+                                            f"must give perturb(state, viewer, rng)"
+        pytest.skip(f"{name} hides nothing (hidden_information is False) and has no {_hidden_module(name)}")
     players, states, events = playout(game, 5)
-    perturb = _hidden(name).perturb
+    perturb = hidden.perturb
     rng = random.Random(11)
     public = [{"id": p, "name": p.upper(), "colour": ""} for p in players]
     picked = sorted({1, len(states) // 2, len(states) - 2} & set(range(1, len(states))))
@@ -144,12 +187,12 @@ def test_hidden_information_never_reaches_another_viewer(name):
                 continue
             assert other != states[n], "perturb() returned the state unchanged"
             changed += 1
-            pictures = n == picked[-1]
+            pictures = n == picked[-1] and game.pictures
             assert _everything(game, other, events[n], viewer, public, pictures=pictures) == \
                 _everything(game, states[n], events[n], viewer, public, pictures=pictures), \
                 f"{name}: turn {n}: {viewer} sees something hidden from them"
-    if name in ("network-king", "thurn-und-taxis"):
-        assert changed, f"{name} hides hands and decks, but perturb() changed nothing"
+    if game.hidden_information:
+        assert changed, f"{name} says it hides information, but perturb() changed nothing"
 
 
 def test_public_players_never_carry_addresses(tmp_path):

@@ -25,7 +25,7 @@ TESTS = Path(__file__).resolve().parent
 MASTER = bytes(range(32))
 # `gm` with the test-only game registered, as the tests' conftest does
 GM = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); from gm import games; "
-      "games.REGISTRY.setdefault('guess', 'support.guessgame'); from gm.cli import main; main()", str(TESTS)]
+      "games.register('guess', 'support.guessgame:GAME'); from gm.cli import main; main()", str(TESTS)]
 ENV = {**os.environ, "GM_NOW": "2026-12-05T18:00Z", "MPLBACKEND": "Agg"}
 
 

@@ -53,7 +53,7 @@ def _map_png(name: str, companies: int = 6) -> bytes:
     import sys
     from pathlib import Path
 
-    from gm.hexmap.mapfile import load_map
+    from gm.games.railway_rivals.hexmaps import load_map
     from gm.hexmap.render import draw_map
     from gm.store.pictures import figure_bytes
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from gm.hexmap import basecache, maskstore
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.hexmap.render import draw_map
 from gm.store.pictures import figure_bytes, palette_png
 

@@ -15,7 +15,7 @@ from matplotlib.transforms import Affine2D
 from gm.hexmap import layers
 from gm.hexmap.features import _open_sides
 from gm.hexmap.lattice import grid_centres
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.hexmap.render import draw_map, save_figure
 from gm.hexmap.stamps import HexSides, Labels, _blend, _runs
 from gm.hexmap.style import GRID_EDGE, HEX_NUMBER, TERRAIN_COLOURS

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from gm.store.errors import MapErrors, UsageError
-from gm.hexmap.mapfile import check_map, load_map, map_path, parse_map, shipped_maps
+from gm.games.railway_rivals.hexmaps import load_map, map_path, shipped_maps
+from gm.hexmap.mapfile import check_map, parse_map
 
 GOOD = """\
 name: Test map

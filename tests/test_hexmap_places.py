@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gm.hexmap.lettering import advance
-from gm.hexmap.mapfile import load_map, parse_map
+from gm.games.railway_rivals.hexmaps import load_map
+from gm.hexmap.mapfile import parse_map
 from gm.hexmap.placing import (CAP, COUNTRY_PT, FERRY_PT, SPECIAL_PT, country_text, ferry_text, label_places,
                                town_name_style, town_radius)
 from gm.hexmap.render import draw_map

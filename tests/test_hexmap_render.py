@@ -12,7 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.hexmap.shapes import lines_of
 from gm.hexmap.render import draw_map, render_blank, save_figure
 from gm.hexmap.trackplan import plan
@@ -30,10 +30,10 @@ def _near(pixels: np.ndarray, colour: tuple[int, int, int], tolerance: int = 40)
 
 
 def test_blank_map_renders_to_png_and_svg(tmp_path):
-    png = render_blank(Path("gm/maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.png")
+    png = render_blank(Path("gm/games/railway_rivals/maps/tutorial.yaml"), tmp_path / "blank.png")
     with Image.open(png) as image:
         assert image.format == "PNG" and image.size[0] > 800 and image.size[1] > 800
-    svg = render_blank(Path("gm/maps/railway-rivals/tutorial.yaml"), tmp_path / "blank.svg")
+    svg = render_blank(Path("gm/games/railway_rivals/maps/tutorial.yaml"), tmp_path / "blank.svg")
     assert svg.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
     assert not list(tmp_path.glob(".*"))  # the temporary files were renamed into place
     assert png.stat().st_mode & 0o044 and svg.stat().st_mode & 0o044  # readable by a web server too
@@ -48,7 +48,8 @@ def test_the_svg_figure_leaves_pyplot_alone():
 
 
 def test_a_png_map_imports_neither_matplotlib_nor_numpy_nor_hexalattice(tmp_path):
-    code = ("import sys\nfrom gm.hexmap.mapfile import load_map\nfrom gm.hexmap.render import draw_map, save_figure\n"
+    code = ("import sys\nfrom gm.games.railway_rivals.hexmaps import load_map\n"
+            "from gm.hexmap.render import draw_map, save_figure\n"
             "m = load_map('scotland')\n"
             "save_figure(draw_map(m, track={'a': [['1234', '1235']]}, title='t'), sys.argv[1])\n"
             "heavy = sorted(n for n in sys.modules if n.split('.')[0] in ('matplotlib', 'numpy', 'hexalattice'))\n"

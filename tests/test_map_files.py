@@ -1,14 +1,19 @@
-"""`gm map check` and `gm map render` for every game's data files under maps/, not only hex maps."""
+"""`gm map check` and `gm map render` for every game's data files in its package's maps/, not only hex maps."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 from PIL import Image
 
+from gm import games
 from gm.cli import main
 
-MAPS = Path(__file__).resolve().parents[1] / "gm" / "maps"
+
+def maps(name: str) -> Path:
+    """A game's shipped maps and data files (its package's maps/)."""
+    return games.get(name).maps_folder()
 
 
 def run(*args, code=0):
@@ -18,7 +23,7 @@ def run(*args, code=0):
 
 
 def test_every_shipped_data_file_checks_clean():
-    files = sorted(p for p in MAPS.glob("*/*.yaml"))
+    files = sorted(p for n in games.names() if games.get(n).maps_folder() for p in maps(n).glob("*.yaml"))
     assert len(files) >= 7
     for path in files:
         assert run("map", "check", path).output.strip().endswith(": ok"), path
@@ -27,7 +32,7 @@ def test_every_shipped_data_file_checks_clean():
 def test_an_imperial_network_map_is_checked_as_one_not_as_a_hex_map(tmp_path):
     folder = tmp_path / "imperial-network"
     folder.mkdir()
-    text = (MAPS / "imperial-network" / "europe-1920.yaml").read_text(encoding="utf-8")
+    text = (maps("imperial-network") / "europe-1920.yaml").read_text(encoding="utf-8")
     broken = folder / "europe.yaml"
     broken.write_text(text.replace("[Berlin, Stettin,", "[Berlinn, Stettin,", 1), encoding="utf-8")
     assert "[Berlinn, Stettin," in broken.read_text(encoding="utf-8")
@@ -38,8 +43,8 @@ def test_an_imperial_network_map_is_checked_as_one_not_as_a_hex_map(tmp_path):
 
 
 def test_blank_pictures_of_thurn_und_taxis_and_imperial_network_maps(tmp_path):
-    for path in (MAPS / "thurn-und-taxis" / "map1.yaml", MAPS / "thurn-und-taxis" / "map2.yaml",
-                 MAPS / "imperial-network" / "europe-1920.yaml"):
+    for path in (maps("thurn-und-taxis") / "map1.yaml", maps("thurn-und-taxis") / "map2.yaml",
+                 maps("imperial-network") / "europe-1920.yaml"):
         out = tmp_path / f"{path.parent.name}-{path.stem}.png"
         run("map", "render", path, "-o", out)
         with Image.open(out) as image:
@@ -47,7 +52,7 @@ def test_blank_pictures_of_thurn_und_taxis_and_imperial_network_maps(tmp_path):
 
 
 def test_files_that_are_not_maps_say_so(tmp_path):
-    for path in (MAPS / "imperial-network" / "cards.yaml", MAPS / "network-king" / "professions.yaml"):
+    for path in (maps("imperial-network") / "cards.yaml", maps("network-king") / "professions.yaml"):
         out = run("map", "render", path, "-o", tmp_path / "x.png", code=2).output
         assert "draws no picture from this file (it is not a map)" in out
     assert not (tmp_path / "x.png").exists()
@@ -63,7 +68,7 @@ def test_a_broken_profession_table_is_reported(tmp_path):
 def test_every_error_of_an_imperial_network_card_file_is_located(tmp_path):
     folder = tmp_path / "imperial-network"
     folder.mkdir()
-    text = (MAPS / "imperial-network" / "cards.yaml").read_text(encoding="utf-8")
+    text = (maps("imperial-network") / "cards.yaml").read_text(encoding="utf-8")
     broken = text.replace("station:  {cost: 20,", "station:  {cost: -20,", 1)
     broken = broken.replace("train_cost: 30", "train_cost: x", 1)
     assert broken.count("-20") == 1 and "train_cost: x" in broken
@@ -73,3 +78,14 @@ def test_every_error_of_an_imperial_network_card_file_is_located(tmp_path):
             for key in ("station:", "train_cost:") if line.startswith(key) or line.startswith("  " + key)}
     assert f"cards.yaml:{rows['station:']}:3: station cost must be a whole number of at least 1, not -20" in out
     assert f"cards.yaml:{rows['train_cost:']}:1: train_cost must be a whole number of at least 1, not 'x'" in out
+
+
+def test_gm_maps_points_every_game_at_a_collection_of_its_own(tmp_path, monkeypatch):
+    (tmp_path / "railway-rivals").mkdir()
+    shutil.copy(maps("railway-rivals") / "tutorial.yaml", tmp_path / "railway-rivals" / "rohan.yaml")
+    monkeypatch.setenv("GM_MAPS", str(tmp_path))
+    game = games.get("railway-rivals")
+    assert game.maps_folder() == tmp_path / "railway-rivals" and game.maps() == ["rohan"]
+    assert run("map", "check", tmp_path / "railway-rivals" / "rohan.yaml").output.strip().endswith(": ok")
+    monkeypatch.delenv("GM_MAPS")
+    assert "tutorial" in game.maps() and game.maps_folder().parent == game.package_files()

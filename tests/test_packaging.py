@@ -29,8 +29,18 @@ def test_a_wheel_in_a_fresh_environment_runs_a_campaign(tmp_path):
           str(tmp_path / "dist"), str(source)], cwd=tmp_path)
     wheel = next((tmp_path / "dist").glob("gm-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "gm/maps/railway-rivals/tutorial.yaml" in names and "gm/templates/report.txt.j2" in names
-    assert "gm/templates/railway-rivals/report.html.j2" in names and "gm/delivery/site/static/dice.js" in names
+    # each game's templates and maps travel inside its own package
+    assert "gm/games/railway_rivals/maps/tutorial.yaml" in names and "gm/templates/report.txt.j2" in names
+    assert "gm/games/railway_rivals/templates/report.html.j2" in names and "gm/delivery/site/static/dice.js" in names
+    for package in ("imperial_network", "network", "network_king", "thurn_und_taxis"):
+        assert f"gm/games/{package}/templates/report.txt.j2" in names, package
+    assert {"gm/games/thurn_und_taxis/maps/map1.yaml", "gm/games/imperial_network/maps/cards.yaml",
+            "gm/games/network_king/maps/professions.yaml", "gm/hexmap/README.md"} <= set(names)
+    assert not any(n.startswith(("gm/maps/", "gm/templates/railway-rivals/")) for n in names)
+    # the shipped games are found as any game is: entry points in the group gm.games
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    declared = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[gm.games]" in declared and "railway-rivals = gm.games.railway_rivals:GAME" in declared
     # a fresh environment: the wheel unpacked into its site-packages, the dependencies borrowed
     # from this one (a path line, so this checkout's own editable install is not seen)
     env_dir = tmp_path / "env"
@@ -49,5 +59,8 @@ def test_a_wheel_in_a_fresh_environment_runs_a_campaign(tmp_path):
           "--player", "ann", "--player", "bob"], cwd=away, env=env)
     _run([str(python), "-m", "gm", "resolve", "c", "--force"], cwd=away, env=env)
     report = _run([str(python), "-m", "gm", "report", "c", "--public"], cwd=away, env=env)
+    games_out = _run([str(python), "-m", "gm", "games"], cwd=away, env=env)
+    assert all(f"{name} — " in games_out for name in ("imperial-network", "network", "network-king",
+                                                      "railway-rivals", "thurn-und-taxis")), games_out
     assert "Ann" in report and (away / "c" / "turns" / "001" / "reports" / "map.png").is_file()
     assert "simulate" in _run([str(python), "-m", "gm", "--help"], cwd=away, env=env)

@@ -13,7 +13,7 @@ import yaml
 from gm.store.dice import Dice, turn_seed
 from gm.store.errors import UsageError
 from gm.games import get
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.store.orders import read_frame
 
 GAME = get("railway-rivals")

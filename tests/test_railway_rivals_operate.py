@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gm.store.dice import Dice, turn_seed
 from gm.store.errors import OrderErrors
 from gm.games import get
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.store.orders import read_frame
 from gm.turn.report import FORMATS, dice_block, render_report, template_context
 from gm.games.railway_rivals.operate.schedule import (draw_pairing, draw_schedule, may_race, round_sizes,

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
+from gm import games
 from gm.turn import engine
 from gm.store.campaign import Campaign
 from gm.store.dice import commitment, turn_seed, verify_log
@@ -17,7 +18,7 @@ from gm.delivery.site import build, update
 from test_record import SCHEMA
 from test_site_support import MASTER, finished_campaign, play, players_for, public_text, seeded_campaign
 
-SECRET_GAMES = ["network-king", "thurn-und-taxis", "imperial-network"]
+SECRET_GAMES = [n for n in games.names() if games.get(n).secret_dice]  # the games that roll hidden dice
 
 
 def secret_probes(campaign: Campaign, turns: list[int] | None = None) -> list[str]:

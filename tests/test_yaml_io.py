@@ -31,7 +31,7 @@ ODD_STRINGS = ["", " ", "yes", "no", "null", "~", "0301", "1e3", "0x1F", "12:30"
 def _game_states() -> list:
     """Every game's set-up state on its default map: real data of every shape gm writes."""
     out = []
-    for name in sorted(games.REGISTRY):
+    for name in games.names():
         game = games.get(name)
         players = ["ann", "bob", "cy", "di"][:max(game.min_players, 2)]
         try:
@@ -126,9 +126,9 @@ def test_an_alias_bomb_in_a_campaign_file_is_one_line_and_exit_2(tmp_path, targe
     assert result.output.count("\n") == 1 and "alias" in result.output and target.split("/")[-1] in result.output
 
 
-@pytest.mark.parametrize("game, source", [("thurn-und-taxis", "gm/maps/thurn-und-taxis/map1.yaml"),
-                                          ("imperial-network", "gm/maps/imperial-network/europe-1920.yaml"),
-                                          ("railway-rivals", "gm/maps/railway-rivals/tutorial.yaml")])
+@pytest.mark.parametrize("game, source", [("thurn-und-taxis", "gm/games/thurn_und_taxis/maps/map1.yaml"),
+                                          ("imperial-network", "gm/games/imperial_network/maps/europe-1920.yaml"),
+                                          ("railway-rivals", "gm/games/railway_rivals/maps/tutorial.yaml")])
 def test_an_alias_bomb_in_a_map_file_is_one_located_line(tmp_path, game, source):
     bombed = tmp_path / "bombed.yaml"
     bombed.write_text((ROOT / source).read_text() + "bomb:\n" + "".join("  " + line + "\n"

@@ -39,7 +39,7 @@ ORDER_FILE = re.compile(r"^(\d{3})-([a-z0-9_-]+)\.txt$")
 
 
 def play(game_name, players, map_name, options, bot_turns) -> None:
-    if game_name not in games.REGISTRY:
+    if game_name not in games.names():
         return
     game = games.get(game_name)
     folder = OUT / game_name

@@ -284,8 +284,8 @@ def map_group() -> None:
     \b
     Examples:
       gm map camp -o board.png
-      gm map check maps/railway-rivals/tutorial.yaml
-      gm map render maps/railway-rivals/tutorial.yaml -o blank.png
+      gm map check gm/games/railway_rivals/maps/tutorial.yaml
+      gm map render gm/games/railway_rivals/maps/tutorial.yaml -o blank.png
     """
 
 
@@ -312,7 +312,7 @@ def map_draw(directory: str, turn: int | None, player: str | None, out: str) -> 
 def map_check(mapfile: str, game_name: str | None) -> None:
     """Validate a map file and list every error.
 
-    Example: gm map check maps/railway-rivals/tutorial.yaml
+    Example: gm map check gm/games/railway_rivals/maps/tutorial.yaml
     """
     from gm.games.mapfiles import check_map_file
     problems = check_map_file(mapfile, game_name)
@@ -331,7 +331,7 @@ def map_check(mapfile: str, game_name: str | None) -> None:
 def map_render(mapfile: str, out: str, game_name: str | None) -> None:
     """Draw a blank map with every hex number, for authors and for players writing orders.
 
-    Example: gm map render maps/railway-rivals/tutorial.yaml -o blank.png
+    Example: gm map render gm/games/railway_rivals/maps/tutorial.yaml -o blank.png
     """
     from gm.games.mapfiles import render_map_file
     render_map_file(mapfile, out, game_name)

@@ -13,9 +13,12 @@ Events (what ``resolve`` returns) follow one convention in every game (docs/plug
 """
 from __future__ import annotations
 
+import os
 import random
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from gm.store.dice import Dice
@@ -88,6 +91,38 @@ class Game:
     # file name stem of the turn image in reports ("board" -> board.png)
     image_name: str = "map"
 
+    # ---- what the game has: flags the generic tests read instead of lists of games ---------
+    # some of the state is hidden from some viewers (hands, deck order); the conformance test then
+    # changes what each viewer may not see (tests/support/hidden_<package>.py) and checks they get the same
+    hidden_information: bool = False
+    # the game rolls secret dice (dice.roll/shuffle(..., secret=True)), revealed only at the end
+    secret_dice: bool = False
+    # render() draws a picture of the board or map (False: the reports carry no image)
+    pictures: bool = False
+    # the picture writes the players' names (so it must use the campaign's names, never ids)
+    pictures_name_players: bool = False
+
+    # ---- the game's own files ------------------------------------------------------------
+    def package_files(self) -> Path | None:
+        """The folder of the game's own files: ``templates/`` (report templates, looked up before
+        gm's generic ones) and ``maps/`` (shipped maps and data). By default the folder of the package
+        the game's class is defined in; None for a game that is a lone module (it has no files)."""
+        package = sys.modules[type(self).__module__].__package__
+        if not package:
+            return None
+        return Path(sys.modules[package].__file__).parent
+
+    def templates_folder(self) -> Path | None:
+        """The game's report templates (``report.<ext>.j2``, partials ``_*.j2``), None when it has none."""
+        files = self.package_files()
+        return files / "templates" if files is not None and (files / "templates").is_dir() else None
+
+    def maps_folder(self) -> Path | None:
+        """Where the game's shipped maps and data files are: ``$GM_MAPS/<name>/`` when GM_MAPS is set
+        (a GM's own collection of every game's maps), else the package's ``maps/``."""
+        files = self.package_files()
+        return maps_folder(self.name, files) if files is not None else None
+
     # ---- maps -----------------------------------------------------------------------------
     def maps(self) -> list[str]:
         """Names of the shipped maps ([] for a game with a fixed board)."""
@@ -117,7 +152,7 @@ class Game:
     def setup(self, map_name: str | None, players: list[str], options: dict[str, Any], dice: Dice,
               names: dict[str, str] | None = None) -> State:
         """The state before turn 1. ``names`` ({id: display name}, as the campaign had them at set-up)
-        may name things after the players (a Railway Rivals company); it is recorded with turn 0,
+        may name things after the players (a company called after its owner); it is recorded with turn 0,
         so a later change of name never changes a replay. A game that names nothing ignores it."""
         raise NotImplementedError
 
@@ -151,8 +186,17 @@ class Game:
         raise NotImplementedError
 
     def view(self, state: State, viewer: str | None) -> State:
-        """What ``viewer`` may see of ``state`` (named as in ``gm show --json``)."""
-        return state
+        """What ``viewer`` may see of ``state`` (named as in ``gm show --json``): an allow-list, built
+        by every game itself (there is no default: a new game must decide what each viewer sees)."""
+        raise NotImplementedError(f"{type(self).__name__} must say what each viewer sees: define view()")
+
+    def standings(self, view: State, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The website's standings from the PUBLIC ``view`` of the last turn, in the game's own terms:
+        a list of blocks ``{"title", "head": [column names], "rows": [[cells]], "chart": None or
+        {"title", "x_label", "y_label", "x_start", "values": {player id: [value by step]}}}``; a cell
+        naming a player is ``standings_player(id, note)``. ``players`` are the campaign's
+        [{id, name, colour}]. Default: none (the site shows the outcome when the game is over)."""
+        return []
 
     def default_orders(self, state: State, player: str) -> Orders | None:
         """Orders for a player whose orders did not arrive (NMR), or None to do nothing."""
@@ -232,6 +276,24 @@ class Game:
     def summary(self, state: State) -> str:
         """One line for ``gm status``: what is going on (players as ``player_ref(id)``: status names them)."""
         return self.phase(state)
+
+
+def maps_folder(game_name: str, package_folder: Path) -> Path:
+    """A game's shipped maps: ``$GM_MAPS/<game_name>/`` when GM_MAPS is set, else ``maps/`` in its package."""
+    chosen = os.environ.get("GM_MAPS")
+    return Path(chosen) / game_name if chosen else package_folder / "maps"
+
+
+def standings_player(pid: str, note: str = "") -> dict[str, str]:
+    """A standings cell naming a player (the site writes the player's name); ``note``: what the game
+    calls them besides (a company's name)."""
+    return {"player": pid, "note": note}
+
+
+def standings_ids(view: State, players: list[dict[str, Any]]) -> list[str]:
+    """The players of a standings table: the view's ``players`` list in seat order, else the campaign's."""
+    listed = view.get("players")
+    return list(listed) if isinstance(listed, list) and listed else [p["id"] for p in players]
 
 
 def player_names(players: list[dict[str, Any]] | None, ids: list[str]) -> dict[str, str]:

@@ -1,10 +1,12 @@
-"""`gm map check` / `gm map render`: map files. A file under maps/<game>/ (or named with --game)
-is checked by that game when it has its own format; otherwise it is a hex map (Railway Rivals'
-format, DESIGN.md)."""
+"""`gm map check` / `gm map render`: map files. A file under a game's maps folder (its package's
+``maps/``, or ``<game name>/`` in any folder, as ``$GM_MAPS/<game>/``), or named with --game, is
+checked and drawn by that game. A file no game claims is read as a hex map (gm/hexmap's format)."""
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+from gm import games
 from gm.store.errors import UsageError
 
 
@@ -13,12 +15,30 @@ def _exists(path: str) -> None:
         raise UsageError(f"{path}: no such map file")
 
 
+def _package_maps(target: str) -> Path | None:
+    """The maps/ folder of the package an entry point names, found without importing the game."""
+    module = target.partition(":")[0].strip()
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    folder = Path(spec.origin).resolve().parent
+    return folder / "maps"
+
+
 def _game_for(path: str, game_name: str | None):
-    from gm import games
     if game_name:
         return games.get(game_name)
-    for part in reversed(Path(path).resolve().parts[:-1]):
-        if part in games.REGISTRY:
+    table = games.installed()
+    where = Path(path).resolve()
+    for name, target in sorted(table.items()):
+        maps = _package_maps(target)
+        if maps is not None and maps in where.parents:
+            return games.get(name)
+    for part in reversed(where.parts[:-1]):
+        if part in table:
             return games.get(part)
     return None
 

@@ -14,13 +14,12 @@ import numpy as np
 from matplotlib.collections import PolyCollection
 
 from gm.hexmap import shapes, trackplan
-from gm.hexmap.glyphs import add_labels
 from gm.hexmap.grid import SQRT3, Grid
 from gm.hexmap.lattice import grid_centres
 from gm.hexmap.model import HexMap
 from gm.hexmap.placing import (COUNTRY_PT, FERRY_PT, LINE_SPACING, country_text, ferry_text, town_name_style,
                               town_radius)
-from gm.hexmap.stamps import HexSides
+from gm.hexmap.stamps import HexSides, add_labels
 from gm.hexmap.style import (BLOCKED, CASING, FERRY, FOREIGN, GRID_EDGE, GRID_LINE_PT, HEX_NUMBER, LAKE_NUMBER,
                              MOUNTAIN, MOUNTAIN_INK, NUMBER_PT, RIVER, SPECIAL, START, SWAMP_HATCH, SWAMP_INK,
                              TERRAIN_COLOURS, WATER_NUMBER, WIDE_RIVER)

@@ -2,7 +2,7 @@
 
 matplotlib lays out and rasterises each Text on its own (milliseconds apiece); a map of 1,200 hex
 numbers then takes seconds. Here each character's outline is made once and copied into place with
-numpy, so all the labels of one style are one Path. ``add_labels`` puts them on a map as one
+numpy, so all the labels of one style are one Path. ``stamps.add_labels`` puts them on a map as one
 gm.hexmap.stamps.Labels artist: stamped from masks in a PNG, these outlines in an SVG. No kerning:
 labels are short.
 """
@@ -63,21 +63,3 @@ def labels_path(texts: Sequence[str], positions: np.ndarray, size: float, *, ha:
     if not verts:
         return None
     return Path(np.concatenate(verts), np.concatenate(codes))
-
-
-def add_labels(container, texts: Sequence[str], positions, size: float, *, colour: str = "black",
-               halo: float = 0.0, zorder: float = 6, transform=None, **layout) -> None:
-    """Draw labels as one artist (white halo beneath when ``halo`` > 0, in points).
-
-    ``container`` is an Axes (data units) or a Figure with ``transform`` (e.g. inches, y down). PNGs get
-    the labels stamped from cached character masks (gm.hexmap.stamps); SVGs get the glyph outlines.
-    """
-    from gm.hexmap.stamps import Labels
-
-    if not len(texts):
-        return
-    labels = Labels(texts, positions, size, colour=colour, halo=halo, zorder=zorder, **layout)
-    if transform is not None:
-        labels.set_transform(transform)
-    # add_artist, not add_patch: the axes limits are fixed, and fitting them to glyph curves is slow
-    container.add_artist(labels)

@@ -11,7 +11,8 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import Affine2D
 
 from gm.hexmap import keylayout, shapes
-from gm.hexmap.glyphs import _glyph, add_labels
+from gm.hexmap.glyphs import _glyph
+from gm.hexmap.stamps import add_labels
 from gm.hexmap.keylayout import FONT_PT, GAP_IN, HANDLE_IN, MARGIN_IN, ROW_IN
 
 

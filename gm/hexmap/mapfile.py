@@ -1,4 +1,4 @@
-"""Loading and checking hex-map files (YAML, format in maps/README.md); every error located and listed."""
+"""Loading and checking hex-map files (YAML, format in gm/hexmap/README.md); every error located and listed."""
 from __future__ import annotations
 
 import os
@@ -12,45 +12,38 @@ from gm.store.names import suggestion
 __all__ = ["load_map", "check_map", "parse_map", "shipped_maps", "map_path", "HexMap", "Town", "Foreign",
            "Ferry"]
 
-DEFAULT_GAME = "railway-rivals"
-
-
 # --- where maps live ---------------------------------------------------------------------------
-def maps_root() -> Path:
-    """The folder of shipped maps: $GM_MAPS when set, else the maps shipped in the gm package."""
-    env = os.environ.get("GM_MAPS")
-    from gm.store.paths import MAPS
-    return Path(env) if env else MAPS
+# A hex game keeps its shipped maps in one folder (its package's maps/, or $GM_MAPS/<game>/) and
+# passes that folder here; ``owner`` names the maps in messages ("no <owner> map named ...").
+def shipped_maps(folder: Path | None) -> list[str]:
+    """Names of the maps shipped in ``folder`` (file names without .yaml)."""
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder is not None and folder.is_dir() else []
 
 
-def shipped_maps(game: str = DEFAULT_GAME) -> list[str]:
-    """Names of the maps shipped for ``game`` (file names without .yaml)."""
-    folder = maps_root() / game
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
-
-
-def map_path(name_or_path: str | os.PathLike, game: str = DEFAULT_GAME) -> Path:
-    """A shipped map's file from its name, or the path itself when it names a file."""
+def map_path(name_or_path: str | os.PathLike, folder: Path | None = None, *, owner: str = "hex") -> Path:
+    """A shipped map's file from its name (looked up in ``folder``), or the path itself when it names
+    a file."""
     text = os.fspath(name_or_path)
     path = Path(text)
     if path.suffix in (".yaml", ".yml") or os.sep in text or "/" in text or path.is_file():
         if not path.is_file():
             raise UsageError(f"map file {text} not found")
         return path
-    shipped = maps_root() / game / f"{text}.yaml"
-    if shipped.is_file():
+    shipped = folder / f"{text}.yaml" if folder is not None else None
+    if shipped is not None and shipped.is_file():
         return shipped
-    names = shipped_maps(game)
-    raise UsageError(f"no {game} map named \"{text}\"{suggestion(text, names)}; "
+    names = shipped_maps(folder)
+    raise UsageError(f"no {owner} map named \"{text}\"{suggestion(text, names)}; "
                      f"shipped maps: {', '.join(names) or 'none'}")
 
 
 _cache: dict[tuple[str, int, int], HexMap] = {}
 
 
-def load_map(name_or_path: str | os.PathLike, *, game: str = DEFAULT_GAME) -> HexMap:
-    """Load a shipped map by name or a map file by path; MapErrors lists every error in the file."""
-    path = map_path(name_or_path, game)
+def load_map(name_or_path: str | os.PathLike, folder: Path | None = None, *, owner: str = "hex") -> HexMap:
+    """Load a shipped map by name (from ``folder``) or a map file by path; MapErrors lists every
+    error in the file."""
+    path = map_path(name_or_path, folder, owner=owner)
     stat = path.stat()
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _cache:  # maps are read-only once loaded, so one copy serves every caller

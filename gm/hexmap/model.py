@@ -2,7 +2,7 @@
 
 The map holds what the file says and no game's rules: the numbers a file gives a foreign country or a
 ferry (fees, costs) are kept as read in ``terms``; the game that plays the map gives them their
-meaning and their defaults (Railway Rivals: gm/games/railway_rivals/mapdata.py), as it does the
+meaning and their defaults (in that game's own package), as it does the
 sectors of its town numbers.
 """
 from __future__ import annotations

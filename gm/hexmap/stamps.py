@@ -335,3 +335,19 @@ def _blend(canvas: np.ndarray, at: np.ndarray, weight: np.ndarray, colour) -> No
     mixed[:, :3] = (np.array(colour[:3], np.float32) * ink + rgba[:, :3] * keep) / np.maximum(alpha, 1e-6)
     mixed[:, 3:] = alpha
     flat[at] = (mixed * 255 + 0.5).astype(np.uint8).view(np.uint32).reshape(-1)
+
+
+def add_labels(container, texts: Sequence[str], positions, size: float, *, colour: str = "black",
+               halo: float = 0.0, zorder: float = 6, transform=None, **layout) -> None:
+    """Draw labels as one artist (white halo beneath when ``halo`` > 0, in points).
+
+    ``container`` is an Axes (data units) or a Figure with ``transform`` (e.g. inches, y down). PNGs get
+    the labels stamped from cached character masks (gm.hexmap.stamps); SVGs get the glyph outlines.
+    """
+    if not len(texts):
+        return
+    labels = Labels(texts, positions, size, colour=colour, halo=halo, zorder=zorder, **layout)
+    if transform is not None:
+        labels.set_transform(transform)
+    # add_artist, not add_patch: the axes limits are fixed, and fitting them to glyph curves is slow
+    container.add_artist(labels)

@@ -18,7 +18,8 @@ from gm.store.errors import UsageError
 from gm.store.names import fold, suggestion
 
 PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-# viewers (gm.store.viewing: "gm", "public"), `press all:` in mail, Railway Rivals' payee "bank"
+# viewers (gm.store.viewing: "gm", "public"), `press all:` in mail, and "bank", the party games' payments
+# name for money paid to or by no player
 RESERVED_IDS = frozenset({"gm", "public", "all", "bank"})
 # names Windows refuses as a file name, with or without an extension
 DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", "clock$", "conin$", "conout$"}

@@ -148,7 +148,8 @@ class Resolved:
 
 def turn_settings(campaign: Campaign, game: Game) -> dict[str, Any]:
     """What shapes a turn's resolution, recorded with the turn so `gm replay` uses what was in force.
-    An old campaign's Railway Rivals option ``nmr: bot`` is read as the campaign's policy."""
+    An old campaign's game option ``nmr: bot`` (from before the policy was the campaign's) is read
+    as the campaign's policy."""
     options = campaign.options
     policy = read_policy(campaign)
     if "nmr" in options and "nmr" not in game.options:

@@ -1,7 +1,9 @@
 """Reports: one jinja2 environment, per-viewer context, four formats.
 
-The loader looks in the campaign's own ``templates/`` first, then the project's. For a game the
-most specific template wins: ``<game>/report.<ext>.j2`` before ``report.<ext>.j2``.
+The loader looks in the campaign's own ``templates/`` first, then the game's (the ``templates/``
+folder of its package, which the game names: ``Game.templates_folder()``, seen by templates as
+``<game>/...``), then gm's generic ones. The most specific template wins: ``<game>/report.<ext>.j2``
+before ``report.<ext>.j2``.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 import jinja2
 
+from gm import games
 from gm.store.errors import UsageError
 from gm.store.names import suggestion
 from gm.store.paths import TEMPLATES
@@ -27,7 +30,7 @@ def format_ext(fmt: str) -> str:
     raise UsageError(f"unknown report format {fmt!r}{suggestion(fmt, FORMATS)}; formats: {', '.join(FORMATS)}")
 
 
-_ENVIRONMENTS: dict[tuple[tuple[str, ...], bool], jinja2.Environment] = {}
+_ENVIRONMENTS: dict[tuple[tuple[str, ...], tuple[str, str], bool], jinja2.Environment] = {}
 
 # Everything that changes what a template compiles to. The byte-code cache keys a template by its
 # name and source only, so environments that compile differently must never share a cache folder:
@@ -36,15 +39,21 @@ _ENVIRONMENTS: dict[tuple[tuple[str, ...], bool], jinja2.Environment] = {}
 _COMPILE_SETTINGS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
 
 
-def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False) -> jinja2.Environment:
+def environment(extra_dirs: tuple[Path, ...] = (), *, html: bool = False,
+                game: tuple[str, Path | None] | None = None) -> jinja2.Environment:
     """The environment for one output kind. HTML reports get their own environment that escapes in
-    every template, so a shared partial or macro included from an HTML report is escaped too."""
-    key = (tuple(str(d) for d in extra_dirs), html)
+    every template, so a shared partial or macro included from an HTML report is escaped too.
+    ``game``: (name, its templates folder), served as ``<name>/...`` after ``extra_dirs``."""
+    own = (game[0], str(game[1]) if game[1] is not None else "") if game else ("", "")
+    key = (tuple(str(d) for d in extra_dirs), own, html)
     env = _ENVIRONMENTS.get(key)
     if env is None:
-        dirs = [str(d) for d in extra_dirs] + [str(TEMPLATES)]  # a missing folder is simply skipped
+        loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader([str(d) for d in extra_dirs])]
+        if own[1]:
+            loaders.append(jinja2.PrefixLoader({own[0]: jinja2.FileSystemLoader(own[1])}))
+        loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))  # a missing folder is simply skipped
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(dirs),
+            loader=jinja2.ChoiceLoader(loaders),
             bytecode_cache=_bytecode_cache(html=html),
             autoescape=html,
             undefined=jinja2.StrictUndefined,
@@ -110,15 +119,20 @@ def _md_escape(text: Any) -> str:
 def render_report(context: dict[str, Any], fmt: str, *, game_name: str,
                   template_dirs: tuple[Path, ...] = ()) -> str:
     ext = format_ext(fmt)
-    env = environment(template_dirs, html=ext == "html")
+    env = environment(template_dirs, html=ext == "html", game=_own_templates(game_name))
     template = env.select_template([f"{game_name}/report.{ext}.j2", f"report.{ext}.j2"])
     return template.render(**context, ext=ext)
+
+
+def _own_templates(game_name: str) -> tuple[str, Path | None]:
+    """The game's own templates folder (its package's ``templates/``), served as ``<game>/...``."""
+    return game_name, games.get(game_name).templates_folder() if game_name in games.installed() else None
 
 
 def players_guide(*, game_name: str, template_dirs: tuple[Path, ...] = (), **context: Any) -> str:
     """How to write this game's orders, as HTML for the players' page: the game's own
     ``<game>/players.html.j2`` (a GM's template folder first), else the general one."""
-    env = environment(template_dirs, html=True)
+    env = environment(template_dirs, html=True, game=_own_templates(game_name))
     template = env.select_template([f"{game_name}/players.html.j2", "players.html.j2"])
     return template.render(**context)
 

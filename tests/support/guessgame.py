@@ -2,6 +2,10 @@
 
 Each turn every player writes `guess N` (1-6); a d6 is rolled; a right guess scores a point.
 Three turns. A player's guess is secret until the turn is resolved.
+
+It is written as a third party writes a game: it imports only gm's plug-in interface (gm.games.base,
+gm.store.orders, gm.store.errors), and tests/test_external_game.py installs it as a distribution of its
+own (entry point ``guess = guessgame:GAME`` in the group ``gm.games``).
 """
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import random
 
 from gm.games.base import Game, Option, player_ref
 from gm.store.orders import collect
+
+
+VIEW_KEYS = ("players", "turn", "turns", "score", "last_roll", "guesses")
 
 
 class Guess(Game):
@@ -27,6 +34,9 @@ class Guess(Game):
 
     def phase(self, state):
         return "over" if not self.due(state) else "guessing"
+
+    def view(self, state, viewer):
+        return {key: state[key] for key in VIEW_KEYS}  # the guesses shown are last turn's: nothing is hidden
 
     def parse(self, state, player, lines):
         errors, guess = [], None

@@ -21,6 +21,7 @@ from .orders import empty_orders, parse_orders
 from .rules import counted
 from .setup_state import apply_setup, new_game
 from .turn import resolve_turn
+from .standings import standings
 
 
 # how a finished game ended, for `gm status`
@@ -35,6 +36,10 @@ class ImperialNetwork(Game):
     sequential = False
     min_players = 3
     max_players = 5
+    hidden_information = True
+    secret_dice = True
+    pictures = True
+    pictures_name_players = True
     image_name = "map"
     options = {
         "fatherland": Option("also", "Fatherland victory (every neighbour annexed): off, also, or only "
@@ -123,6 +128,9 @@ class ImperialNetwork(Game):
             raise UsageError("the game is over: there is no turn to resolve")
         gmap, cards = self._data(state)
         return resolve_turn(state, gmap, cards, orders, dice, state["options"])
+
+    def standings(self, view, players):
+        return standings(view, players)
 
     def view(self, state: State, viewer: str | None) -> State:
         gmap, cards = self._data(state)

@@ -1,4 +1,4 @@
-"""The Network deck and the War deck (maps/imperial-network/cards.yaml), checked against the map.
+"""The Network deck and the War deck (maps/cards.yaml in this package), checked against the map.
 
 Card ids are what players write: ``station-3`` (any station is written ``station``),
 ``permit France``, ``link Hanseatic ports``, an event's id (``cold-winter``), ``war France``.

@@ -11,9 +11,8 @@ import yaml
 from gm.store.errors import MapError, MapErrors, UsageError
 from gm.store.fileio import compose_yaml, load_yaml
 from gm.store.names import fold, suggestion
-from gm.store.paths import MAPS
 
-FOLDER = MAPS / "imperial-network"
+FOLDER = Path(__file__).resolve().parent / "maps"  # the shipped map and cards
 KINDS = ("prussian", "german", "allied", "foreign")
 BUILDINGS = ("station", "factory", "barracks")
 EVENT_KINDS = ("hot_summer", "ski_season", "cold_winter", "riot", "trade_treaty")

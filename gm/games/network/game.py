@@ -12,6 +12,7 @@ from .board import EMPTY, GOAL_WORDS, OTHER, PIECES, SIDES, TITLE, from_rows, re
 from .notation import EXAMPLES, canonical, read_move, read_position
 from . import bot
 from .play import TURN_ORDERS, new_state, order_problem, placing, play, settle
+from .standings import standings
 
 SETUP_KEYS = ("board", "to_move", "position", "placed", "history", "ply", "turn_order", "sides")
 # what every viewer sees: Network hides nothing, but the view still names each key it passes on
@@ -26,6 +27,7 @@ class NetworkGame(Game):
     title = "Network"
     sequential = True
     min_players = max_players = 2
+    pictures = True
     image_name = "board"
     options = {
         "turn_order": Option("standard", "standard: Dark and Light alternate; equalized: Dark, Light, "
@@ -223,6 +225,9 @@ class NetworkGame(Game):
         return "\n".join(lines) + "\n"
 
     # ---- what players see ---------------------------------------------------------------------
+    def standings(self, view, players):
+        return standings(view, players)
+
     def view(self, state, viewer) -> State:
         return {key: copy.deepcopy(state[key]) for key in VIEW_KEYS if key in state}  # hides nothing
 

@@ -21,6 +21,7 @@ from .play import play_turn
 from .play import check as check_turn
 from .board import opponent
 from .setup_state import apply_overrides
+from .standings import standings
 
 HAND_SIZE = 5
 STARTERS = ("die", "first", "second")
@@ -31,13 +32,17 @@ class NetworkKing(Game):
     title = "Network King"
     sequential = True
     min_players = max_players = 2
+    hidden_information = True
+    secret_dice = True
+    pictures = True
+    pictures_name_players = True
     image_name = "board"
     options = {
         "deck_p1": DeckListOption(None, "the first player's deck list: a file of 'Name | Job Title' lines, "
                           "at least 10 (left out: the deck comes as their first orders)"),
         "deck_p2": DeckListOption(None, "the second player's deck list (as deck_p1)"),
         "professions": Option(None, "the job-title keyword table "
-                              "(default: maps/network-king/professions.yaml)"),
+                              "(default: the professions.yaml shipped in the game's maps/)"),
         "starter": Option("die", "who starts (and wins ties): die (a die roll), first or second "
                           "player; play a match of two games, first then second, to even the "
                           "starting player's edge", choices=STARTERS),
@@ -177,6 +182,9 @@ class NetworkKing(Game):
         return play_turn(state, player, mine)
 
     # ---- views -----------------------------------------------------------------------------
+    def standings(self, view, players):
+        return standings(view, players)
+
     def view(self, state: State, viewer: str | None) -> State:
         return views.view(state, viewer)
 

@@ -15,7 +15,6 @@ import yaml
 from gm.store.errors import UsageError
 from gm.store.fileio import load_yaml
 from gm.store.names import fold
-from gm.store.paths import MAPS
 from gm.games.base import Option
 
 PROFESSIONS = ("Business", "Design/Writing", "Programming/QA", "Art", "Sound")
@@ -39,7 +38,7 @@ PROFESSION_WORDS = {
     "no name": NO_NAME, "no profession": NO_PROFESSION,
 }
 
-SHIPPED_TABLE = MAPS / "network-king" / "professions.yaml"
+SHIPPED_TABLE = Path(__file__).resolve().parent / "maps" / "professions.yaml"
 
 _SPECIAL_VOWELS = {"æ": "ae", "œ": "oe", "ø": "o"}
 
@@ -182,7 +181,7 @@ class ProfessionTable:
 def _shown(path: Path) -> str:
     """A table's path as a GM reads it: relative to the project for the shipped one."""
     try:
-        return str(path.resolve().relative_to(SHIPPED_TABLE.parents[2]))
+        return str(path.resolve().relative_to(SHIPPED_TABLE.parents[4]))
     except ValueError:
         return str(path)
 

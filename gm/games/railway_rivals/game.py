@@ -5,7 +5,7 @@ import copy
 import random
 
 from gm.store.errors import IllegalOrderError, OrderErrors, UsageError
-from gm.hexmap.mapfile import load_map, shipped_maps
+from .hexmaps import load_map, shipped_maps
 from gm.store.orders import OrderLine, collect
 
 from gm.games.base import Game, Outcome, State
@@ -21,7 +21,9 @@ from .operate.form import operating_form
 from .palette import COLOURS
 from .reading import capped
 from .operate.round import expansion_budget, resolve_race_round, start_operating, upcoming
-from .state import OPTIONS, VIEW_KEYS, apply_setup, game_map, new_state, read_game_options
+from .positions import apply_setup
+from .state import OPTIONS, VIEW_KEYS, game_map, new_state, read_game_options
+from .standings import standings
 
 
 GAME_OVER = "the game is over: no orders are taken"
@@ -33,12 +35,22 @@ class RailwayRivals(Game):
     sequential = False
     min_players = 2
     max_players = 6
+    pictures = True
     options = OPTIONS
     image_name = "map"
 
     # ---- maps and set-up ---------------------------------------------------------------------
     def maps(self) -> list[str]:
-        return shipped_maps("railway-rivals")
+        return shipped_maps()
+
+    def check_map_file(self, path: str) -> list[str]:
+        from gm.hexmap.mapfile import check_map  # `gm map check` only
+        return [str(e) for e in check_map(path)]
+
+    def render_map_file(self, path: str, out: str) -> bool:
+        from gm.hexmap.render import render_blank  # lazy: matplotlib, only when drawing
+        render_blank(path, out)
+        return True
 
     def default_map(self) -> str | None:
         maps = self.maps()
@@ -212,6 +224,9 @@ class RailwayRivals(Game):
         return map_composer(view, player)
 
     # ---- what players see --------------------------------------------------------------------
+    def standings(self, view, players):
+        return standings(view, players)
+
     def view(self, state, viewer) -> State:
         """Railway Rivals is open information: every viewer sees the same keys, listed in VIEW_KEYS."""
         return {key: copy.deepcopy(state[key]) for key in VIEW_KEYS if key in state}

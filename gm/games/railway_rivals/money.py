@@ -8,16 +8,23 @@ gm/games/base.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gm.hexmap.model import HexMap
 
-from .build.links import link_key
+from .links import link_key
 from .mapdata import country_fee, ferry_use_fee
 from .words import company_name, count
 
-if TYPE_CHECKING:
-    from .operate.network import Network
+
+class Network(Protocol):
+    """What race fees read of the track on the map (operate/network.py builds it): who owns each
+    link and ferry, and which links are a foreign country's."""
+    hexmap: HexMap
+    owners: dict[tuple[str, str], list[str]]
+    ferries: dict[str, str]
+    foreign: dict[tuple[str, str], str]
+
 
 BANK = "bank"
 JUNCTION = 1                # entering a hex (not a town) where a rival's track is

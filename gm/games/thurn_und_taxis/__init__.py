@@ -15,6 +15,7 @@ from gm.games.base import Event, Game, Orders, State, player_ref
 from . import bot, maps, position, scoring, views
 from .orders import parse_orders
 from .turn import OFFICIALS, resolve_turn
+from .standings import standings
 
 
 class ThurnUndTaxis(Game):
@@ -23,6 +24,10 @@ class ThurnUndTaxis(Game):
     sequential = True
     min_players = 2
     max_players = 4
+    hidden_information = True
+    secret_dice = True
+    pictures = True
+    pictures_name_players = True
     options: dict = {}
     images_per_viewer = True  # the viewer's own route and hand are drawn
     image_name = "map"
@@ -92,6 +97,9 @@ class ThurnUndTaxis(Game):
             raise UsageError("the game is over: there is no turn to resolve")
         player = state["to_move"]
         return resolve_turn(self._map(state), state, orders.get(player), dice)
+
+    def standings(self, view, players):
+        return standings(view, players)
 
     def view(self, state: State, viewer: str | None) -> State:
         return views.view(state, viewer)

@@ -1,4 +1,4 @@
-"""Thurn und Taxis maps: loading and checking a map file (format in maps/thurn-und-taxis/README.md)."""
+"""Thurn und Taxis maps: loading and checking a map file (format in maps/README.md beside this module)."""
 from __future__ import annotations
 
 import functools
@@ -9,10 +9,9 @@ from pathlib import Path
 
 from gm.store.errors import MapError, MapErrors
 from gm.store.names import fold, suggestion
-from gm.store.paths import MAPS
 from . import yamlmarks
 
-MAP_DIR = MAPS / "thurn-und-taxis"
+MAP_DIR = Path(__file__).resolve().parent / "maps"  # the shipped maps
 FREE = "free cities"  # the placement group of cities that belong to no area (Map 2's free cities)
 KEYS = ("name", "reconstruction", "note", "sources", "cards_per_city", "houses", "carriages", "areas",
         "cities", "route_tiles", "area_tiles", "all_areas_tile", "end_tile")

@@ -9,7 +9,7 @@ from gm.hexmap.model import HexMap
 from gm.hexmap.paths import cheapest_path_from, costs_from
 
 from .company import Builder, planning_builder, starting_points
-from .links import link_key, link_table
+from ..links import link_key, link_table
 
 
 def bot_orders_text(state: dict[str, Any], hexmap: HexMap, player: str, rng: random.Random) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from gm.hexmap.model import Ferry, HexMap
 
 from ..words import company_names, count
-from .links import link_key, link_pips, link_problem, pips_breakdown, place_name
+from ..links import link_key, link_pips, link_problem, pips_breakdown, place_name
 
 
 def track_links(state: dict[str, Any], player: str) -> set[tuple[str, str]]:

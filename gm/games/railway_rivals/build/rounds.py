@@ -13,7 +13,7 @@ from gm.store.errors import IllegalOrderError
 
 from ..mapdata import ferry_cost
 from ..words import count
-from .links import link_key
+from ..links import link_key
 from .company import Builder, place_name
 
 

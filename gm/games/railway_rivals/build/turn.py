@@ -20,7 +20,7 @@ from ..money import BANK, build_payments, cash_event, overdraft_interest, pay_al
 from ..state import ROUNDS, roll_build_dice
 from ..words import company_name, company_names, count
 from .company import Builder, track_links
-from .links import link_key
+from ..links import link_key
 from .rounds import Cursor
 from .ties import tie_order
 

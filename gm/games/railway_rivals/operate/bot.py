@@ -16,7 +16,7 @@ from ..build.bot import plan_round
 from ..build.company import planning_builder
 from ..build.orders import SegmentReader
 from ..build.rounds import Cursor
-from ..build.links import link_key
+from ..links import link_key
 from ..mapdata import country_fee, ferry_use_fee
 from ..money import route_fees
 from .entries import open_races, over_cap, runnable

@@ -18,7 +18,7 @@ from gm.store.orders import OrderLine
 
 from ..build.company import planning_builder, track_links
 from ..build.examples import segment_example
-from ..build.links import link_key
+from ..links import link_key
 from ..build.orders import SegmentReader
 from ..build.rounds import Cursor
 from ..build.turn import arrivals, build_event, record_steps, run_round, turn_builders

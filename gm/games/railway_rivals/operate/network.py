@@ -11,7 +11,7 @@ from typing import Any
 
 from gm.hexmap.model import HexMap
 
-from ..build.links import link_key
+from ..links import link_key
 
 MOUNTAIN = "m"
 

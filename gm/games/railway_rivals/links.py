@@ -75,9 +75,10 @@ def foreign_problem(hexmap: HexMap, a: str, b: str) -> str | None:
     if link_key(a, b) in permitted_route_links(hexmap):
         return None
     if fa is not None and fb is not None:
+        link = f"{place_name(hexmap, a)}-{place_name(hexmap, b)}"
         if fa is fb:
-            return f"{place_name(hexmap, a)}-{place_name(hexmap, b)} runs inside {fa.name}: only its permitted routes may be built there"
-        return f"{place_name(hexmap, a)}-{place_name(hexmap, b)} runs from {fa.name} into {fb.name}: no permitted route does that"
+            return f"{link} runs inside {fa.name}: only its permitted routes may be built there"
+        return f"{link} runs from {fa.name} into {fb.name}: no permitted route does that"
     country, inside = (fb, b) if fb is not None else (fa, a)
     if country.entry_hexes and inside not in country.entry_hexes:
         return (f"{place_name(hexmap, inside)} is in {country.name} but not one of its entry hexes "
