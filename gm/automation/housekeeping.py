@@ -22,9 +22,10 @@ from gm.store.auditlog import audit, read_audit  # noqa: F401 (read_audit: the a
 from gm.store.campaign import Campaign, parse_player_spec, set_config_value, turn_dir_name  # noqa: F401
 from gm.store.errors import InputError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml, write_yaml
+from gm.store.undo import mark_undone, read_turn_deadlines
 from gm.time import clock
 from gm.time.deadlines import deadline_status, parse_period, read_deadline
-from gm.time.schedule import campaign_zone, check_future, show_moment, write_deadline
+from gm.time.schedule import campaign_zone, check_future, read_early, show_moment, write_deadline
 
 
 # ---- campaign.yaml, the audit log, notices -------------------------------------------------
@@ -61,7 +62,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
         old = read_deadline(campaign)
         zone = campaign_zone(campaign)
         if action == "set":
-            new = check_future(read_when(campaign, value or ""))
+            new = check_future(read_when(campaign, value or ""), zone=zone)
         elif action == "extend":
             if old is None:
                 raise InputError("there is no deadline to extend; set one with `gm deadline DIR set WHEN`")
@@ -70,7 +71,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
             period = parse_period(value, "extend")
             if not period:
                 raise UsageError("extend by a period longer than 0, like 1d or 12h")
-            new = check_future(old + period)
+            new = check_future(old + period, zone=zone)
         elif action == "clear":
             new = None
         else:  # click checks the choice; kept for callers from Python
@@ -222,6 +223,20 @@ def _tell_player_change(campaign: Campaign, pid: str, *, replace: bool, email: b
 
 
 # ---- gm rollback -----------------------------------------------------------------------------
+def _undo_deadline(campaign: Campaign, turn: int) -> dt.datetime | None:
+    """The deadline of a turn just undone: the one it had when it was resolved, while that is still
+    ahead (it was resolved early); else the deadline in force (the next slot). A change is audited."""
+    current = read_deadline(campaign)
+    recorded = read_turn_deadlines(campaign.path, turn).get("deadline")
+    before = dt.datetime.fromisoformat(str(recorded)) if recorded else None
+    if before is None or before <= clock.now() or before == current:
+        return current
+    write_deadline(campaign, before)
+    audit(campaign, "deadline undo", at=clock.stamp(), turn=turn, old=current.isoformat() if current else None,
+          new=before.isoformat(), why=f"turn {turn} was undone: it gets back the deadline it had")
+    return before
+
+
 def rollback(campaign: Campaign) -> dict[str, Any]:
     """Undo the last resolved turn T. Its state, dice log, events, reports and report messages
     move into audit/rollback-turn-T-<stamp>/ (secret rolls into secret/rollback/...), never
@@ -254,15 +269,25 @@ def rollback(campaign: Campaign) -> dict[str, Any]:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(src), str(dst))
                 moved.append(str(src.relative_to(campaign.path)))
+        deadline = _undo_deadline(campaign, turn)
+        stored = campaign.stored_orders(turn)
+        due = games.get(campaign.game_name).due(campaign.state())
+        stale = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
         entry = audit(campaign, "rollback", at=clock.stamp(), turn=turn,
-                      moved_to=str(folder.relative_to(campaign.path)), moved=moved)
+                      moved_to=str(folder.relative_to(campaign.path)), moved=moved,
+                      deadline=deadline.isoformat() if deadline else None, waiting_for=stale)
+        anchor = read_turn_deadlines(campaign.path, turn).get("deadline")
+        mark_undone(campaign.turn_dir(turn), at=entry["at"], moved_to=entry["moved_to"], anchor=anchor,
+                    deadline=deadline.isoformat() if deadline else None, stale=stale)
         forget_delivery(campaign, turn)
-        deadline = read_deadline(campaign)
         when = (f"The deadline is {show_moment(deadline, campaign_zone(campaign))}." if deadline
                 else "The GM will announce the new deadline.")
+        again = (" The turn is resolved again at the deadline, or sooner once every player has sent\n"
+                 "orders again (send the same orders to confirm them)." if read_early(campaign) and deadline
+                 else " The turn is resolved again at the deadline." if deadline else "")
         notify(campaign, campaign.player_ids, f"Turn {turn} is undone and will be resolved again",
                f"The GM has undone turn {turn}: its results and report no longer count.\n"
-               f"Your orders for turn {turn} stand; you may send new ones. {when}\n"
+               f"Your orders for turn {turn} stand; you may send new ones. {when}{again}\n"
                f"Turn {turn} is resolved again with the same dice seed (its commitment does not change), so\n"
                "the dice cannot come out differently; only different orders can change the result.\n"
                f"Orders sent for turn {turn + 1} no longer count: send them again after the new report.\n",

@@ -11,6 +11,7 @@ only their count and commitment. The master secret never appears.
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -24,9 +25,11 @@ from gm.store.dice import ROLL_KEYS, commitment, turn_seed
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write
 from gm.store.press import press_for
+from gm.store.undo import read_undone
 from gm.store.viewing import fill_names, seen_by
 from gm.time import clock
 from gm.time.deadlines import deadline_status
+from gm.time.zones import campaign_zone, short_moment
 from gm.turn.engine import public_players as players
 
 FORMAT = "gm-record"
@@ -68,7 +71,8 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
     mac = hmac.new(key, str(turn).encode(), hashlib.sha256)
     folder = campaign.turn_dir(turn)
     orders = sorted((folder / "orders").glob("*.txt")) + sorted((folder / "orders").glob("*.errors"))
-    for path in [folder / n for n in ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml")] + orders:
+    named = ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml", "undone.yaml")
+    for path in [folder / n for n in named] + orders:
         mac.update(path.relative_to(folder).as_posix().encode() + b"\0")
         mac.update(path.read_bytes() if path.exists() else b"-")
     mac.update(json.dumps(press(campaign, turn), sort_keys=True, default=str).encode())
@@ -114,7 +118,22 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
         "next_commitment": None if finished else commitments.before(turn + 1),
         "outcome": outcome(game, state, players),
         "press": press(campaign, turn),
+        "undone": undone(campaign, turn),
     }
+
+
+def undone(campaign: Campaign, turn: int) -> list[dict[str, str]]:
+    """When the GM undid the turn (`gm rollback`) before it was resolved again, each moment also
+    written in the campaign's zone; empty for a turn never undone."""
+    zone = campaign_zone(campaign)
+    out = []
+    for item in read_undone(campaign.turn_dir(turn)).get("undone") or []:
+        try:
+            moment = dt.datetime.fromisoformat(str(item.get("at")))
+        except ValueError:
+            continue
+        out.append({"at": moment.isoformat(), "shown": short_moment(moment, zone)})
+    return out
 
 
 def map_label(campaign: Campaign) -> str | None:

@@ -26,7 +26,9 @@ from gm.store.viewing import extra_pictures, picture, seen_by
 from gm.turn.report import dice_block, players_guide
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 3  # 2: order receipts and secret-roll commitments in the turn entries; 3: players' page, game colours
+# 2: order receipts and secret-roll commitments in the turn entries; 3: players' page, game colours;
+# 4: undone turns
+SITE_VERSION = 4
 STATIC_FILES = ("site.css", "site.js", "dice.js")
 PAGES = ("index.html", "players.html", "dice.html", "record.json")
 
