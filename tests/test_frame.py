@@ -147,12 +147,38 @@ def test_errors_are_capped_with_a_located_last_line():
 
 
 def test_a_megabyte_of_headers_gives_errors_on_lines():
-    frame = read_frame("player: a\n" * 100_000, "o.txt")
+    frame = read_frame("player: a\n" + "player: b\n" * 99_999, "o.txt")  # (the same header again is no error)
     assert len(frame.errors) == 99_999 and all(isinstance(e, OrderError) and e.line for e in frame.errors)
     assert len(located_lines(frame.errors)) == MAX_ERRORS + 1
 
 
 PLAYERS = [{"id": "ann", "name": "Ann Smith"}, {"id": "bob", "name": "Bob"}]
+
+
+def test_the_same_header_twice_is_no_error_but_a_different_one_is():
+    """An order form pasted below the mail's own 'player:'/'turn:' lines (issue 23.8)."""
+    frame = read_frame("player: ann\nturn: 3\nPlayer: Ann\nturn: 3\nguess 2\n")
+    assert frame.errors == [] and frame.headers == {"player": "ann", "turn": "3"}
+    [error] = read_frame("player: ann\nturn: 3\nturn: 4\n").errors
+    assert "a second 'turn:' header (the first is on line 2)" in error.message
+
+
+@pytest.mark.parametrize("line", ["password : tulip-42", "PASSWORD\t: tulip-42", "   Password :tulip-42",
+                                  "pAsSwOrD\u00a0:\ttulip-42"])
+def test_a_password_line_in_any_case_and_spacing(line):
+    from gm.store.orders import is_password_line, without_password
+    assert is_password_line(line)
+    frame = read_frame(f"player: ann\n{line}\nguess 2\n")
+    assert frame.headers["password"] == "tulip-42"
+    assert without_password(f"hello\n{line}\nbye") == "hello\nbye"
+    assert not is_password_line("> " + line) and not is_password_line("passwort: x")
+
+
+def test_curly_quotes_and_no_break_spaces_read_as_plain_ones():
+    frame = read_frame("player:\u00a0ann\nhire \u201cGabe Newell\u201d\u202fto Tokyo\n")
+    assert frame.headers["player"] == "ann"
+    [line] = frame.lines
+    assert line.text == 'hire "Gabe Newell" to Tokyo' and [w for _i, w in line.tokens()][1] == '"Gabe Newell"'
 
 
 def test_frame_player_from_header_or_given():

@@ -64,8 +64,9 @@ def test_deadline_set_extend_clear(camp):
 
 
 @pytest.mark.parametrize("args,code,line", [
-    (["set", "2026-11-30T18:00Z"], 1, "Error: the deadline 2026-11-30T18:00+00:00 is in the past (it is now "
-                                      "2026-12-01T12:00+00:00); give a later moment"),
+    (["set", "2026-11-30T18:00Z"], 1, "Error: the deadline Mon 2026-11-30 19:00 CET (Europe/Paris) = 18:00 UTC is "
+                                      "in the past (it is now Tue 2026-12-01 13:00 CET (Europe/Paris) = 12:00 UTC); "
+                                      "give a later moment"),
     (["set", "next friday"], 2, "Error: cannot read the deadline 'next friday'; write a moment such as"),
     (["extend", "soon"], 2, "Error: extend 'soon' is a period like 12h, 1d, 1d 6h or 90m"),
     (["extend", "--", "-1d"], 2, "Error: extend takes a period to add, like 1d or 12h; to shorten, use set"),
@@ -194,7 +195,7 @@ def test_list_every_campaign_under_a_root(tmp_path, monkeypatch):
     broken.mkdir(parents=True)
     (broken / "campaign.yaml").write_text("game: [unclosed\n")
     out = gm("list", tmp_path / "league").output.splitlines()
-    assert out[0].endswith("one/camp: guess, turn 1, deadline 2026-12-02T12:00:00+00:00 (1d left), missing: bob")
+    assert out[0].endswith("one/camp: guess, turn 1, deadline Wed 2026-12-02 12:00 UTC (1d left), missing: bob")
     assert "three: error:" in out[1] and "campaign.yaml is corrupt" in out[1]
     assert out[2].endswith("two/camp: guess, turn 1, no deadline, missing: ann, bob")
     rows = json.loads(gm("list", tmp_path / "league", "--json").output)

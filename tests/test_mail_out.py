@@ -132,7 +132,7 @@ def test_the_attack_messages_inject_headers_into_a_naively_built_reply(tmp_path)
 
 
 def test_forged_encoded_message_ids_never_reach_a_header_or_the_envelope(tmp_path, wire):
-    camp = guess_campaign(tmp_path, mail=dict(smtp(wire.port), max_bytes=2000))
+    camp = guess_campaign(tmp_path, mail=dict(smtp(wire.port), max_bytes=2000, replies_per_hour=10))
     box = maildir_with(tmp_path / "box", *ATTACKS)
     out = gm("mail", "fetch", camp.path, "--maildir", box, "--send").output
     assert "6 sent, 0 already sent before, 0 failed" in out, out
@@ -151,7 +151,8 @@ def test_a_gm_run_pass_sends_each_message_to_its_one_address_only(tmp_path, wire
                        message("press all: who takes the coast?", sender=BOB, subject="press",
                                date="Mon, 30 Nov 2026 15:00:00 +0000"))
     camp = guess_campaign(tmp_path, early=True, remind="30d", deadline="2026-12-20T18:00Z",
-                          mail=dict(smtp(wire.port), max_bytes=2000, inbox={"kind": "maildir", "path": str(box)}))
+                          mail=dict(smtp(wire.port), max_bytes=2000, replies_per_hour=10,
+                                    inbox={"kind": "maildir", "path": str(box)}))
     gm("deadline", camp.path, "extend", "1d")
     out = gm("run", camp.path, "--send").output
     assert "turn 1 resolved (every order in)" in out, out

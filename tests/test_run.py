@@ -133,13 +133,15 @@ def test_a_campaign_busy_with_another_pass_is_skipped(tmp_path, monkeypatch):
     assert "skipped: " in out and "another gm run" in out and Campaign(camp.path).resolved_turns() == [0]
 
 
-def test_a_bad_site_setting_is_one_line_and_the_turn_stays_resolved(tmp_path, monkeypatch):
+def test_a_bad_site_setting_stops_the_pass_before_anything_is_resolved(tmp_path, monkeypatch):
     camp = guess_campaign(tmp_path, early=True, site={"folder": "site"})
     orders(camp, "ann")
     orders(camp, "bob")
     result = gm("run", camp.path, code=2)
-    assert "error: site not updated after turn 1: " in result.output and "site is a folder name" in result.output
-    assert Campaign(camp.path).last_turn == 1
+    assert "error: " in result.output and "site: '{folder: site}' is not a folder name like www" in result.output
+    assert Campaign(camp.path).last_turn == 0 and not (camp.path / "outbox").exists()
+    gm("config", camp.path, "site", "site")
+    assert "site updated after turn 1" in gm("run", camp.path).output
 
 
 def test_send_delivers_every_message_once(tmp_path, monkeypatch, mailroom):  # noqa: F811 (fixture)
@@ -187,7 +189,7 @@ def test_an_unreadable_gm_now_is_one_line(tmp_path, monkeypatch):
     assert snapshot(camp.path) == before
 
 
-def test_after_a_rollback_the_turn_is_resolved_and_delivered_again(tmp_path, monkeypatch, mailroom):  # noqa: F811
+def test_after_a_rollback_the_turn_waits_then_is_resolved_and_delivered_again(tmp_path, monkeypatch, mailroom):  # noqa: F811
     camp = guess_campaign(tmp_path, early=True,
                           mail={"from": "GM <gm@example.org>",
                                 "smtp": {"host": "127.0.0.1", "port": mailroom.port, "security": "none",
@@ -198,8 +200,13 @@ def test_after_a_rollback_the_turn_is_resolved_and_delivered_again(tmp_path, mon
     gm("run", camp.path, "--send")
     first = (camp.turn_dir(1) / "dice.yaml").read_text()
     gm("rollback", camp.path)
+    out = gm("run", camp.path, "--send").output  # the undone turn waits: the notice goes out first
+    assert "resolved" not in out and "notice(s) sent" in out and Campaign(camp.path).last_turn == 0
+    orders(camp, "ann", 3)
+    assert gm("run", camp.path, "--send").output == ""  # bob's orders are from before the undo
+    orders(camp, "bob", 4)
     out = gm("run", camp.path, "--send").output
-    assert "turn 1 resolved (every order in)" in out and "notice(s) sent" in out
+    assert "turn 1 resolved (every order in)" in out
     assert (camp.turn_dir(1) / "dice.yaml").read_text() == first
     ann = mailroom.subjects(ANN)
     assert ann["[camp] Turn 1 report for Ann"] == 2 and ann["[camp] Turn 0 report for Ann"] == 1

@@ -23,10 +23,11 @@ from gm.store.auditlog import audit, read_audit  # noqa: F401 (read_audit: the a
 from gm.store.campaign import Campaign, parse_player_spec, set_config_value, turn_dir_name  # noqa: F401
 from gm.store.errors import GMError, InputError, UsageError
 from gm.store.fileio import atomic_write, dump_yaml, write_yaml
+from gm.store.undo import mark_undone, read_turn_deadlines
 from gm.store.viewing import hidden_dice_public
 from gm.time import clock
 from gm.time.deadlines import deadline_status, parse_period, read_deadline
-from gm.time.schedule import campaign_zone, check_future, show_moment, write_deadline
+from gm.time.schedule import campaign_zone, check_future, read_early, show_moment, write_deadline
 
 
 # ---- campaign.yaml, the audit log, notices -------------------------------------------------
@@ -63,7 +64,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
         old = read_deadline(campaign)
         zone = campaign_zone(campaign)
         if action == "set":
-            new = check_future(read_when(campaign, value or ""))
+            new = check_future(read_when(campaign, value or ""), zone=zone)
         elif action == "extend":
             if old is None:
                 raise InputError("there is no deadline to extend; set one with `gm deadline DIR set WHEN`")
@@ -72,7 +73,7 @@ def change_deadline(campaign: Campaign, action: str, value: str | None = None) -
             period = parse_period(value, "extend")
             if not period:
                 raise UsageError("extend by a period longer than 0, like 1d or 12h")
-            new = check_future(old + period)
+            new = check_future(old + period, zone=zone)
         elif action == "clear":
             new = None
         else:  # click checks the choice; kept for callers from Python
@@ -241,6 +242,20 @@ def _turn_list(turns: list[int]) -> str:
     return "turns " + ", ".join(map(str, turns))
 
 
+def _undo_deadline(campaign: Campaign, turn: int) -> dt.datetime | None:
+    """The deadline of a turn just undone: the one it had when it was resolved, while that is still
+    ahead (it was resolved early); else the deadline in force (the next slot). A change is audited."""
+    current = read_deadline(campaign)
+    recorded = read_turn_deadlines(campaign.path, turn).get("deadline")
+    before = dt.datetime.fromisoformat(str(recorded)) if recorded else None
+    if before is None or before <= clock.now() or before == current:
+        return current
+    write_deadline(campaign, before)
+    audit(campaign, "deadline undo", at=clock.stamp(), turn=turn, old=current.isoformat() if current else None,
+          new=before.isoformat(), why=f"turn {turn} was undone: it gets back the deadline it had")
+    return before
+
+
 def rollback(campaign: Campaign, *, force: bool = False) -> dict[str, Any]:
     """Undo the last resolved turn T. Its state, dice log, events, reports and report messages
     move into audit/rollback-turn-T-<stamp>/ (secret rolls into secret/rollback/...), never
@@ -283,17 +298,27 @@ def rollback(campaign: Campaign, *, force: bool = False) -> dict[str, Any]:
                 shutil.move(str(src), str(dst))
                 moved.append(str(src.relative_to(campaign.path)))
         extra_details = {"seeds_public": public, "forced": True} if public else {}
+        deadline = _undo_deadline(campaign, turn)
+        stored = campaign.stored_orders(turn)
+        due = games.get(campaign.game_name).due(campaign.state())
+        stale = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
         entry = audit(campaign, "rollback", at=clock.stamp(), turn=turn,
-                      moved_to=str(folder.relative_to(campaign.path)), moved=moved, **extra_details)
+                      moved_to=str(folder.relative_to(campaign.path)), moved=moved,
+                      deadline=deadline.isoformat() if deadline else None, waiting_for=stale, **extra_details)
+        anchor = read_turn_deadlines(campaign.path, turn).get("deadline")
+        mark_undone(campaign.turn_dir(turn), at=entry["at"], moved_to=entry["moved_to"], anchor=anchor,
+                    deadline=deadline.isoformat() if deadline else None, stale=stale)
         forget_delivery(campaign, turn)
-        deadline = read_deadline(campaign)
         when = (f"The deadline is {show_moment(deadline, campaign_zone(campaign))}." if deadline
                 else "The GM will announce the new deadline.")
         seeds_note = (f"The secret seeds its reports revealed ({_turn_list(public)}) stay public: every hidden roll\n"
                       "of those turns is known to all players, and the website says so.\n" if public else "")
+        again = (" The turn is resolved again at the deadline, or sooner once every player has sent\n"
+                 "orders again (send the same orders to confirm them)." if read_early(campaign) and deadline
+                 else " The turn is resolved again at the deadline." if deadline else "")
         notify(campaign, campaign.player_ids, f"Turn {turn} is undone and will be resolved again",
                f"The GM has undone turn {turn}: its results and report no longer count.\n"
-               f"Your orders for turn {turn} stand; you may send new ones. {when}\n"
+               f"Your orders for turn {turn} stand; you may send new ones. {when}{again}\n"
                f"Turn {turn} is resolved again with the same dice seed (its commitment does not change), so\n"
                "the dice cannot come out differently; only different orders can change the result.\n"
                f"{seeds_note}"

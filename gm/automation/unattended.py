@@ -37,11 +37,14 @@ from gm.delivery.mail.deliver import (
 from gm.delivery.mail.inbox import inbox_settings
 from gm.delivery.mail.intake import fetch
 from gm.delivery.mail.notices import clear_notices, queued_notices
-from gm.delivery.mail.settings import mail_config
+from gm.delivery.mail.settings import MailError, mail_config, secret
+from gm.delivery.mail.smtp import smtp_settings
 from gm.delivery.site import configured_folder, update
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError, GMError, LockedError, os_error_line
 from gm.store.logbook import append_line, check_plain
+from gm.store.press import press_mode
+from gm.store.settings import check_config, option_settings
 from gm.time import clock
 from gm.time.deadlines import deadline_status, read_deadline
 from gm.time.schedule import (
@@ -141,7 +144,7 @@ def _resolve_if_due(campaign: Campaign, report: Pass, now: dt.datetime) -> None:
     info = deadline_status(campaign, now)
     if not info.due:
         return
-    early = read_early(campaign)
+    early = read_early(campaign) and not info.stale  # an undone turn waits for orders sent again
     all_in = not info.missing
     passed = info.phase == "passed"
     if passed and info.missing and info.policy == "hold":
@@ -284,14 +287,31 @@ def _last_pass(campaign: Campaign, state: dict[str, Any]) -> dt.datetime | None:
     return moment
 
 
-def check_settings(campaign: Campaign) -> None:
-    """Read every setting a pass uses, so a bad one fails before anything changes."""
-    games.get(campaign.game_name)
+def check_settings(campaign: Campaign, *, send: bool = False) -> None:
+    """Read every setting a pass uses, so a bad one fails before anything is fetched, resolved or
+    sent: each value by the settings table (gm.store.settings), then as the steps read them — the
+    site folder, the inbox, and with --send the SMTP server and its password."""
+    game = games.get(campaign.game_name)
     deadline_status(campaign)
     read_schedule(campaign)
     read_early(campaign)
     read_remind(campaign)
     read_run_state(campaign)
+    press_mode(campaign)
+    check_config(campaign, option_settings(game.options))
+    configured_folder(campaign)
+    mail = mail_config(campaign)
+    if isinstance(mail.get("inbox"), dict):
+        inbox = inbox_settings(campaign)
+        if inbox["kind"] == "imap":
+            if not inbox.get("host") or not inbox.get("user"):
+                raise MailError("mail.inbox for imap needs host and user: gm config DIR mail.inbox.host HOST, "
+                                "gm config DIR mail.inbox.user USER")
+            secret(campaign, inbox, "the IMAP account")
+    if send:
+        smtp = smtp_settings(campaign)
+        if smtp.get("user"):
+            secret(campaign, smtp, "the SMTP account")
     for log in ("run.log", "mail.log"):
         check_plain(campaign.path / log)
 
@@ -313,7 +333,7 @@ def run_campaign(path: str | Path, *, send: bool = False) -> Pass:
     try:
         campaign = Campaign(path)
         with pass_lock(campaign.path):
-            check_settings(campaign)
+            check_settings(campaign, send=send)
             now = clock.now()
             if not _clock_agrees(campaign, report, now):
                 return report

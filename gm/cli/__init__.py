@@ -93,16 +93,32 @@ def games() -> None:
 @click.option("--map", "map_name", help="A shipped map's name or a map file.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option; repeatable.")
 @click.option("--name", help="The campaign's name in reports (default: the folder's name).")
+@click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+              help="Any setting by its dotted key (gm config lists them); repeatable.")
 def new(game: str, directory: str, players: tuple[str, ...], map_name: str | None,
-        options: tuple[str, ...], name: str | None) -> None:
+        options: tuple[str, ...], name: str | None, assignments: tuple[str, ...]) -> None:
     """Start a campaign in a new folder DIR.
 
-    Example: gm new network camp --player ann:Ann:ann@example.org --player bob
+    \b
+    Examples:
+      gm new network camp --player ann:Ann:ann@example.org --player bob
+      gm new network camp --player ann --player bob --set schedule.every=7d --set early=true
     """
-    from gm.turn.engine import new_campaign, parse_option_specs, status
+    from gm import games as registry
+    from gm.store import settings
+    from gm.store.auditlog import audit
     from gm.store.players import labelled
+    from gm.time import clock
+    from gm.turn.engine import new_campaign, parse_option_specs, status
+    extra = settings.option_settings(registry.get(game).options)
+    chosen = settings.parse_assignments(assignments, extra)  # every value checked before anything is written
+    settings.apply_assignments({}, chosen)
     campaign = new_campaign(directory, game, list(players), map_name=map_name,
                             options=parse_option_specs(list(options)), name=name)
+    for key, value in chosen.items():
+        settings.change_setting(campaign, key, value, extra,
+                                audit=lambda action, **details: audit(campaign, action, at=clock.stamp(),
+                                                                      **details))
     info = status(campaign)
     click.echo(f"Created {campaign.path} ({campaign.game_name}); turn {info['turn']} waits for: "
                f"{', '.join(labelled(campaign.players, info['due'])) or 'nobody'}. "
@@ -119,12 +135,14 @@ def status(directory: str, as_json: bool) -> None:
 
     Example: gm status camp
     """
+    from gm.delivery.mail.automatic import bounce_lines
     from gm.turn.engine import status as campaign_status
     from gm.time.schedule import deadline_lines, timing_json
     campaign = campaign_at(directory)
     info = campaign_status(campaign)
+    bounced = bounce_lines(campaign)  # report mail that came back from a player's server
     if as_json:
-        click.echo(json.dumps(dict(info, timing=timing_json(campaign)), indent=2))
+        click.echo(json.dumps(dict(info, timing=timing_json(campaign), bounces=bounced), indent=2))
         return
     rows = deadline_lines(campaign)  # read every setting before printing: an error is then the only line
     if info["finished"]:
@@ -137,6 +155,8 @@ def status(directory: str, as_json: bool) -> None:
     click.echo(f"  orders missing: {', '.join(labelled(campaign.players, info['missing'])) or '-'}")
     for label, text in rows:
         click.echo(f"  {label + ':':<15} {text}")
+    for line in bounced:
+        click.echo(f"  {line}")
 
 
 def _count(n: int, word: str) -> str:
@@ -361,13 +381,15 @@ def route(directory: str, origin: str, destination: str, player: str) -> None:
 # ---- commands kept in modules of their own ----------------------------------------------------
 from gm.cli import run as cli_run  # noqa: E402  (running a campaign over time: gm run, deadline, player, rollback, list)
 from gm.cli.audit import case, dice, replay  # noqa: E402  (checking a campaign's record: gm replay, dice, case)
+from gm.cli.config import config  # noqa: E402  (gm config: every setting by its dotted key)
+from gm.cli.inbox import inbox  # noqa: E402  (gm inbox: what players wrote to the GM)
 from gm.cli.mail import mail  # noqa: E402  (gm mail ...)
 from gm.cli.simulate import simulate  # noqa: E402
 from gm.cli.site import export, site  # noqa: E402  (gm site, gm export)
 from gm.cli.serve import link, serve  # noqa: E402  (gm serve, gm link: the players' web door)
 
-for command in (mail, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
-                cli_run.list_command, site, export, replay, dice, case, serve, link):
+for command in (mail, inbox, simulate, cli_run.run, cli_run.deadline, cli_run.player, cli_run.rollback,
+                cli_run.list_command, site, export, replay, dice, case, config, serve, link):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover  (python -m gm.cli; python -m gm is gm/__main__.py)

@@ -106,10 +106,18 @@ def rollback(directory: str, force: bool) -> None:
 
     Example: gm rollback camp
     """
+    import datetime as dt
     from gm.automation.housekeeping import rollback as undo
-    entry = undo(campaign_at(directory), force=force)
+    from gm.time.schedule import campaign_zone, show_moment
+    campaign = campaign_at(directory)
+    entry = undo(campaign, force=force)
+    deadline = entry.get("deadline")
+    when = (f"deadline {show_moment(dt.datetime.fromisoformat(deadline), campaign_zone(campaign))}" if deadline
+            else "no deadline")
+    waiting = ", ".join(entry.get("waiting_for") or [])
     click.echo(f"Turn {entry['turn']} rolled back; its files are in {directory}/{entry['moved_to']}/. "
-               f"Turn {entry['turn']} is open again with its stored orders.")
+               f"Turn {entry['turn']} is open again with its stored orders ({when})"
+               + (f"; an early resolve waits until {waiting} send orders again." if waiting else "."))
     if entry.get("seeds_public"):
         click.echo("The secret seeds its reports revealed stay public: recorded in the audit log and on the website.")
     if entry.get("site"):
@@ -137,7 +145,7 @@ def list_command(root: str, as_json: bool) -> None:
         elif row["finished"]:
             click.echo(f"{row['path']}: {row['game']}, over after turn {row['turn'] - 1}")
         else:
-            deadline = f"deadline {row['deadline']} ({row['left']})" if row["deadline"] else "no deadline"
+            deadline = f"deadline {row['deadline_shown']} ({row['left']})" if row["deadline"] else "no deadline"
             missing = ", ".join(row["missing"]) or "none"
             click.echo(f"{row['path']}: {row['game']}, turn {row['turn']}, {deadline}, missing: {missing}")
 

@@ -7,5 +7,6 @@ COMMANDS = (  # (usage, what it does)
     ("status", "the turn, the deadline and whose orders are in"),
     ("orders", "the orders stored for you for this turn"),
     ("resend [TURN]", "your report of TURN again (the last one when no turn is given)"),
+    ("gm: TEXT", "a message to the GM (so is any mail with no orders and no command)"),
 )
 PRESS_COMMAND = ("press TO: TEXT", "a message to one player (name or id) or to all, where the campaign allows press")

@@ -12,6 +12,7 @@ during play only their count, commitment and digest. The master secret never app
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 import json
@@ -24,9 +25,11 @@ from gm.store.campaign import Campaign
 from gm.store.dice import commitment, turn_seed
 from gm.store.errors import CampaignError, UsageError
 from gm.store.fileio import atomic_write
+from gm.store.undo import read_undone
 from gm.store.viewing import PUBLIC, campaign_notices, fill_names, press_seen_by, public_players, seen_in
 from gm.time import clock
 from gm.time.deadlines import deadline_status
+from gm.time.zones import campaign_zone, short_moment
 
 __all__ = ["public_players"]  # the door's, named here for the website
 
@@ -65,7 +68,8 @@ def turn_fingerprint(campaign: Campaign, turn: int, key: bytes) -> str:
     mac = hmac.new(key, str(turn).encode(), hashlib.sha256)
     folder = campaign.turn_dir(turn)
     orders = sorted((folder / "orders").glob("*.txt")) + sorted((folder / "orders").glob("*.errors"))
-    for path in [folder / n for n in ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml")] + orders:
+    named = ("state.yaml", "events.yaml", "dice.yaml", "settings.yaml", "undone.yaml")
+    for path in [folder / n for n in named] + orders:
         mac.update(path.relative_to(folder).as_posix().encode() + b"\0")
         mac.update(path.read_bytes() if path.exists() else b"-")
     mac.update(json.dumps(press(campaign, turn), sort_keys=True, default=str).encode())
@@ -112,7 +116,22 @@ def turn_entry(campaign: Campaign, game, turn: int, players: list[dict[str, Any]
         "next_commitment": None if finished else commitments.before(turn + 1),
         "outcome": outcome(game, state, players),
         "press": json_safe(seen.press),
+        "undone": undone(campaign, turn),
     }
+
+
+def undone(campaign: Campaign, turn: int) -> list[dict[str, str]]:
+    """When the GM undid the turn (`gm rollback`) before it was resolved again, each moment also
+    written in the campaign's zone; empty for a turn never undone."""
+    zone = campaign_zone(campaign)
+    out = []
+    for item in read_undone(campaign.turn_dir(turn)).get("undone") or []:
+        try:
+            moment = dt.datetime.fromisoformat(str(item.get("at")))
+        except ValueError:
+            continue
+        out.append({"at": moment.isoformat(), "shown": short_moment(moment, zone)})
+    return out
 
 
 def map_label(campaign: Campaign) -> str | None:

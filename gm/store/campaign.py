@@ -36,6 +36,7 @@ from gm.store.lock import campaign_lock
 from gm.store.names import suggestion
 from gm.store.players import PLAYER_ID, find_player, parse_player_spec, players_problem, setup_warnings  # noqa: F401 (re-exported)
 from gm.store.staging import StagedFolder
+from gm.store.undo import mark_resent
 
 # what resolving a turn writes (the rest of a turn's folder, its orders and press, is kept)
 TURN_OUTPUTS = frozenset({"state.yaml", "dice.yaml", "events.yaml", "settings.yaml", "reports", "opening.yaml"})
@@ -255,6 +256,7 @@ class Campaign:
             atomic_write(problems, "\n".join(errors) + "\n")
         elif problems.exists():
             problems.unlink()
+        mark_resent(self.turn_dir(turn), player)  # an undone turn: this player has sent orders again
         return path
 
     def audit_log(self, turn: int) -> list[dict[str, Any]]:
@@ -442,7 +444,8 @@ def _block(key: str, value: Any) -> str:
     """``key: value`` in block style at the top level (dump_yaml writes a lone mapping in flow style)."""
     if isinstance(value, list) and value:
         return f"{key}:\n" + dump_yaml(value)
-    if isinstance(value, dict) and value:
-        return f"{key}:\n" + "".join(f"  {line}" for line in dump_yaml(value).splitlines(keepends=True))
+    if isinstance(value, dict) and value:  # a block of settings (schedule:, mail:) in block style
+        text = yaml.safe_dump(value, default_flow_style=False, sort_keys=False, allow_unicode=True, width=10_000)
+        return f"{key}:\n" + "".join(f"  {line}" for line in text.splitlines(keepends=True))
     text = dump_yaml(value)
     return f"{key}: {text.removesuffix(chr(10) + '...' + chr(10)).strip()}\n"

@@ -31,8 +31,18 @@ HEADER_KEYS = ("player", "turn", "password")
 MAX_TURN_DIGITS = 6
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what an editor counts as a new line (not \f, \x1c, \u2028...)
 _TOKEN = re.compile(r'"[^"]*"?|\S+')
+# what phones and word processors type for the quotes and spaces of the order syntax: curly and
+# low quotes become straight ones, unusual spaces plain ones; one character for one, so every
+# column stays where the player sees it
+TYPOGRAPHY = str.maketrans({
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ", "\u2002": " ", "\u2003": " ",
+    "\u3000": " ",
+})
 
-__all__ = ["HEADER_KEYS", "MAX_ERRORS", "OrderLine", "OrderText", "read_frame", "capped", "collect", "canonical_text",
+__all__ = ["HEADER_KEYS", "TYPOGRAPHY", "is_password_line", "without_password", "MAX_ERRORS", "OrderLine",
+           "OrderText", "read_frame", "capped", "collect", "canonical_text",
            "decode_order_bytes", "frame_player", "located_lines", "preamble_note"]
 
 
@@ -121,7 +131,7 @@ def read_frame(text: str, file: str = "<orders>", *, skip_preamble: bool = True)
     greeting and are ignored (their numbers kept in ``preamble``); ``skip_preamble=False`` reads
     them as game lines (for texts the program itself wrote)."""
     out = OrderText(file=file)
-    raw_lines = split_lines(text.removeprefix("\ufeff"))
+    raw_lines = split_lines(text.removeprefix("\ufeff").translate(TYPOGRAPHY))
     bodies = [_body(raw) for raw in raw_lines]
     start = 0
     if skip_preamble:
@@ -162,6 +172,8 @@ def _take_line(out: OrderText, body: str, number: int) -> None:
     def problem(message: str) -> None:
         out.errors.append(OrderSyntaxError(message, line=number, col=col, text=body, file=out.file))
 
+    if key in out.headers and value.lower() == out.headers[key].lower() and key != "password":
+        return  # the same header again (an order form pasted below the mail's own lines): harmless
     if key in out.headers:
         problem(f"a second '{key}:' header (the first is on line {out.header_lines[key]})")
     elif key == "turn" and not _is_turn_number(value):
@@ -171,6 +183,21 @@ def _take_line(out: OrderText, body: str, number: int) -> None:
     else:
         out.headers[key] = value
         out.header_lines[key] = number
+
+
+def is_password_line(line: str) -> bool:
+    """Whether ``line`` is a ``password:`` header line, in any case and spacing ("password : x",
+    "PASSWORD<TAB>:", "   Password :"): the one test every part of gm uses to keep passwords out
+    of what it stores, shows or sends."""
+    if line.lstrip().startswith(">"):
+        return False
+    header = _header(line.translate(TYPOGRAPHY).rstrip())
+    return header is not None and header[0] == "password"
+
+
+def without_password(text: str) -> str:
+    """``text`` with every password line taken out (press, messages for the GM)."""
+    return "\n".join(line for line in split_lines(text) if not is_password_line(line))
 
 
 def frame_player(frame: OrderText, players: list[dict],

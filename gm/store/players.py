@@ -196,7 +196,7 @@ def setup_warnings(config: dict[str, Any]) -> list[str]:
     mail = config.get("mail") if isinstance(config.get("mail"), dict) else {}
     if not mail.get("from"):
         out.append("warning: campaign.yaml has no mail.from, so report mail would come from "
-                   "gm@localhost; add  mail: {from: \"Your Name <you@example.org>\"}")
+                   "gm@localhost; set it with  gm config DIR mail.from \"Your Name <you@example.org>\"")
     missing = [str(p.get("id")) for p in config.get("players") or [] if isinstance(p, dict) and not p.get("email")]
     if missing:
         out.append(f"warning: no e-mail address for {', '.join(missing)}: mail cannot reach them "

@@ -5,7 +5,6 @@ is never waited for: their seat plays by the game's bot or default orders."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +12,8 @@ from gm import games
 from gm.store.campaign import Campaign
 from gm.store.errors import CampaignError
 from gm.store.players import labelled
+from gm.store.undo import read_undone
+from gm.store.settings import MAX_PERIOD, parse_period  # noqa: F401 (one reading of a period, re-exported)
 from gm.time import clock
 from gm.time.zones import campaign_zone, show_moment
 
@@ -22,8 +23,6 @@ POLICIES = {
     "bot": "If your orders are missing after the deadline, the game's bot plays for you.",
 }
 POLICY_WORDS = {"hold": "the GM's decision", "default": "default orders", "bot": "the bot's orders"}
-MAX_PERIOD = dt.timedelta(days=1000)  # a grace, turn length or reminder longer than this is a typing slip
-_GRACE = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?\s*$", re.IGNORECASE)
 
 
 def _where(campaign: Campaign) -> str:
@@ -54,21 +53,6 @@ def read_deadline(campaign: Campaign) -> dt.datetime | None:
         raise CampaignError(f"{_where(campaign)}: deadline {value!r} is out of range; gm takes years "
                             f"{clock.FIRST_YEAR} to {clock.LAST_YEAR}")
     return when
-
-
-def parse_period(value: Any, what: str) -> dt.timedelta:
-    """A period like 12h, 1d, 1d 6h or 90m (a bare number counts hours); ``what`` names it in errors."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        period = dt.timedelta(hours=min(value, 24 * (MAX_PERIOD.days + 1)))
-    else:
-        match = _GRACE.match(str(value)[:200])
-        if not match or not any(match.groups()) or len(str(value)) > 200:
-            raise CampaignError(f"{what} {str(value)[:40]!r} is a period like 12h, 1d, 1d 6h or 90m")
-        days, hours, minutes = (min(int(g or 0), 10 ** 7) for g in match.groups())
-        period = dt.timedelta(days=days, hours=hours, minutes=minutes)
-    if period > MAX_PERIOD:
-        raise CampaignError(f"{what} {str(value)[:40]!r} is too long; at most {MAX_PERIOD.days}d")
-    return period
 
 
 def read_grace(campaign: Campaign) -> dt.timedelta:
@@ -121,6 +105,8 @@ class DeadlineStatus:
     arrived: list[str]
     missing: list[str]               # due, not in, and waited for
     dropped: list[str] = field(default_factory=list)   # due, not in, played by bot/default orders
+    stale: list[str] = field(default_factory=list)     # in, but from before an undo of the turn: an
+                                                       # early resolve waits for them to send again
 
     @property
     def final(self) -> dt.datetime | None:
@@ -150,7 +136,7 @@ class DeadlineStatus:
         return {"turn": self.turn, "deadline": self.deadline.isoformat() if self.deadline else None,
                 "grace": format_period(self.grace) if self.grace else None, "policy": self.policy,
                 "phase": self.phase, "left": self.left, "due": self.due, "in": self.arrived,
-                "missing": self.missing, "dropped": self.dropped,
+                "missing": self.missing, "dropped": self.dropped, "stale": self.stale,
                 "resolves_at": self.final.isoformat() if self.final else None}
 
 
@@ -162,9 +148,11 @@ def deadline_status(campaign: Campaign, now: dt.datetime | None = None) -> Deadl
     arrived = [p for p in due if p in stored and not campaign.forced_errors(turn, p)]
     dropped = dropped_players(campaign)
     now = now or clock.now()
+    stale = read_undone(campaign.turn_dir(turn)).get("stale") or []
     return DeadlineStatus(turn, read_deadline(campaign), read_grace(campaign), read_policy(campaign), now,
                           due, arrived, [p for p in due if p not in arrived and p not in dropped],
-                          [p for p in due if p not in arrived and p in dropped])
+                          [p for p in due if p not in arrived and p in dropped],
+                          [p for p in arrived if p in stale])
 
 
 def resolve_refusal(campaign: Campaign, now: dt.datetime | None = None) -> str | None:

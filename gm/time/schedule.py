@@ -15,9 +15,11 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from gm.store.auditlog import audit
 from gm.store.campaign import Campaign, set_config_value
 from gm.store.errors import CampaignError, InputError
 from gm.store.names import suggestion
+from gm.store.undo import read_undone, write_turn_deadlines
 from gm.time import clock
 from gm.time.deadlines import POLICY_WORDS, deadline_status, format_period, parse_period, read_deadline
 from gm.time.zones import UTC, campaign_zone, deadline_text, read_zone_name, short_moment, show_moment, zone_name  # noqa: F401 (re-exported)
@@ -162,13 +164,15 @@ def next_turn_opener(campaign: Campaign):
     schedule = read_schedule(campaign)
     previous = read_deadline(campaign)
     zone = campaign_zone(campaign)
+    turn = campaign.current_turn
+    anchor = undo_anchor(campaign, turn, previous)
 
     def opening(finished: bool, now: dt.datetime | None = None) -> dict[str, str | None] | None:
         now = now or clock.now()
         new = None
         if not finished and schedule is not None:
             try:
-                new = next_deadline(schedule, previous=previous, now=now)
+                new = next_deadline(schedule, previous=anchor, now=now)
                 fits = clock.in_range(new)
             except (OverflowError, ValueError):
                 fits = False
@@ -178,17 +182,47 @@ def next_turn_opener(campaign: Campaign):
             if new <= now:
                 raise CampaignError(f"{_where(campaign)}: the next deadline {show_moment(new, zone)} would be in "
                                     f"the past (it is now {show_moment(now, zone)}); check the schedule")
+        # what an undo of this turn needs to put the schedule back (appended: the last entry counts)
+        write_turn_deadlines(campaign.path, turn, deadline=_iso(previous), following=_iso(new))
         if new == previous:
             return None
+        if anchor != previous:
+            audit(campaign, "deadline after undo", at=clock.stamp(), turn=turn + 1, old=_iso(previous),
+                  new=_iso(new), why=f"turn {turn} was undone and resolved again: the schedule counts from "
+                                    f"the deadline it had before, {_iso(anchor)}")
         return {"deadline": deadline_text(new, zone)}
     return opening
 
 
-def check_future(moment: dt.datetime, now: dt.datetime | None = None) -> dt.datetime:
+def _iso(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _moment(text: object) -> dt.datetime | None:
+    try:
+        moment = dt.datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
+def undo_anchor(campaign: Campaign, turn: int, current: dt.datetime | None) -> dt.datetime | None:
+    """Where the schedule counts the next deadline from when ``turn`` is resolved: the deadline in
+    force, except for a turn undone by `gm rollback` whose deadline the GM has not moved since:
+    then the deadline it had when it was first resolved, so an undo does not push the schedule one
+    slot later (no drift)."""
+    undone = read_undone(campaign.turn_dir(turn))
+    anchor = _moment(undone.get("anchor"))
+    if anchor is None or _moment(undone.get("deadline")) != current:
+        return current
+    return anchor
+
+
+def check_future(moment: dt.datetime, now: dt.datetime | None = None, zone: dt.tzinfo = UTC) -> dt.datetime:
     now = now or clock.now()
     if moment <= now:
-        raise InputError(f"the deadline {moment.isoformat(timespec='minutes')} is in the past "
-                         f"(it is now {now.astimezone(UTC).isoformat(timespec='minutes')}); give a later moment")
+        raise InputError(f"the deadline {show_moment(moment, zone)} is in the past "
+                         f"(it is now {show_moment(now, zone)}); give a later moment")
     return moment
 
 
@@ -223,6 +257,12 @@ def _resolved_when(info, zone: dt.tzinfo, early: bool) -> str:
     """When the turn will be resolved: a moment in both zones, and why."""
     if not info.due:
         return "never: the game is over"
+    if not info.missing and early and info.stale:
+        verb = "sends" if len(info.stale) == 1 else "send"
+        waiting = f"once {', '.join(info.stale)} {verb} orders again (the turn was undone)"
+        if info.deadline is None:
+            return f"{waiting}, or when the GM resolves it"
+        return f"{waiting}, else at the deadline, {show_moment(info.deadline, zone)}"
     if not info.missing and early:
         return "at the next gm run: every order is in (early: true)"
     if info.deadline is None:

@@ -10,6 +10,7 @@ from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
 from gm.time import clock
 from gm.time.deadlines import deadline_status
+from gm.time.zones import campaign_zone, show_moment, zone_name
 
 
 def find_campaigns(root: Path) -> list[Path]:
@@ -31,8 +32,11 @@ def campaign_summary(path: Path, now: dt.datetime) -> dict[str, Any]:
         campaign = Campaign(path)
         game = games.get(campaign.game_name)
         info = deadline_status(campaign, now)
+        zone = campaign_zone(campaign)
         return {"path": str(path), "name": campaign.name, "game": game.name, "turn": info.turn,
-                "finished": not info.due, "deadline": info.deadline.isoformat() if info.deadline else None,
+                "finished": not info.due, "zone": zone_name(zone),
+                "deadline": info.deadline.astimezone(zone).isoformat() if info.deadline else None,
+                "deadline_shown": show_moment(info.deadline, zone) if info.deadline else None,
                 "left": info.left if info.due else None, "missing": info.missing, "dropped": info.dropped}
     except Exception as exc:  # one unreadable campaign is a row, never the end of the list
         return {"path": str(path), "error": str(exc) or type(exc).__name__}

@@ -11,11 +11,19 @@ import email.policy
 import email.utils
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from html.parser import HTMLParser
 
-from gm.store.orders import read_frame
+from gm.store.errors import OrderError
+from gm.store.orders import decode_order_bytes, read_frame
+from gm.delivery.mail.automatic import Robot, classify
+from gm.delivery.mail.quoting import (FORWARDED, Cleaned, attributions, is_attribution, is_signature,
+                                      plain_typography, quoted_start, unflow)
+
+_FORWARDED = FORWARDED  # the names commands.py reads
+__all__ = ["BadMessage", "Cleaned", "Head", "Incoming", "clean_order_text", "is_attribution", "read_head",
+           "read_incoming"]
 
 # defects that mean the MIME structure cannot be trusted to hold what the player wrote
 _FATAL_DEFECTS = (email.errors.StartBoundaryNotFoundDefect, email.errors.NoBoundaryInMultipartDefect,
@@ -35,6 +43,7 @@ class Incoming:
     subject: str
     text: str                        # the order text, BOM removed, line ends normalised
     source: str                      # where the text came from: "body", "html body", "attachment 'x.txt'"
+    notes: list[str] = field(default_factory=list)  # what the reply should say of how it was read
 
 
 def parse_message(raw: bytes) -> EmailMessage:
@@ -79,6 +88,7 @@ class Head:
     date: dt.datetime | None
     message_id: str
     subject: str
+    robot: Robot | None = None       # automatic mail (auto-reply, bulk, list, receipt, bounce)
 
 
 HEAD_LIMIT = 64 * 1024  # a header block longer than this is cut: no legitimate message needs more
@@ -110,7 +120,7 @@ def read_head(raw: bytes) -> Head:
         pairs = email.utils.getaddresses([_plain(msg, "From", 2000)])
         sender = next((addr.strip().lower() for _name, addr in pairs if "@" in addr), "")
         return Head(sender, _date(_plain(msg, "Date", 200)), _plain(msg, "Message-ID", 998),
-                    _subject(_plain(msg, "Subject", 2000)))
+                    _subject(_plain(msg, "Subject", 2000)), classify(msg, sender))
     except Exception:  # noqa: BLE001 - headers too broken to read: a message with no sender
         return Head("", None, "", "")
 
@@ -154,22 +164,50 @@ def read_incoming(raw: bytes) -> Incoming:
     if defects:
         raise BadMessage(f"malformed MIME ({type(defects[0]).__name__.replace('Defect', '')}); "
                          "send the orders as plain text")
-    text, source = order_text(msg)
-    return Incoming(sender, date_of(msg), header(msg, "Message-ID"), header(msg, "Subject"), text, source)
+    notes: list[str] = []
+    text, source = order_text(msg, notes)
+    return Incoming(sender, date_of(msg), header(msg, "Message-ID"), header(msg, "Subject"), text, source, notes)
 
 
-def _decoded(part: EmailMessage) -> str:
+def _decoded(part: EmailMessage, notes: list[str] | None = None, name: str = "") -> str:
+    """A text part as text. A format=flowed part has its soft line breaks joined (RFC 3676). An
+    attachment with no declared character set is read the way `gm check` reads a file (UTF-8,
+    UTF-16 with or without a byte-order mark, otherwise Windows-1252), and the reply says which."""
     payload = part.get_payload(decode=True) or b""
-    charset = (part.get_content_charset() or "utf-8").lower()
-    if charset in ("us-ascii", "ascii", "unknown-8bit"):
-        charset = "utf-8"  # ASCII is UTF-8; undeclared 8-bit text is only accepted when it is UTF-8
+    declared = part.get_content_charset()
+    if declared is None and name and notes is not None:
+        text = _as_file(payload, name, notes)
+    else:
+        charset = (declared or "utf-8").lower()
+        if charset in ("us-ascii", "ascii", "unknown-8bit"):
+            charset = "utf-8"  # ASCII is UTF-8; undeclared 8-bit text is only accepted when it is UTF-8
+        try:
+            text = payload.decode(charset)
+        except LookupError:
+            raise BadMessage(f"unknown character set {charset!r}; send the orders as UTF-8 text") from None
+        except UnicodeDecodeError:
+            raise BadMessage(f"the text is not valid {charset.upper()}; send the orders as UTF-8 text") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    params = {k.lower(): str(v).lower() for k, v in (part.get_params() or [])[1:]}
+    if params.get("format") == "flowed":
+        text = unflow(text, delsp=params.get("delsp") == "yes")
+    return text
+
+
+def _as_file(payload: bytes, name: str, notes: list[str]) -> str:
     try:
-        text = payload.decode(charset)
-    except LookupError:
-        raise BadMessage(f"unknown character set {charset!r}; send the orders as UTF-8 text") from None
+        text = decode_order_bytes(payload, name)
+    except OrderError as exc:
+        raise BadMessage(f"the attachment {name!r}: {exc.message}") from None
+    try:
+        payload.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadMessage(f"the text is not valid {charset.upper()}; send the orders as UTF-8 text") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+        if b"\x00" in payload or payload[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            notes.append(f"the attachment {name!r} declares no character set; it was read as UTF-16")
+        else:
+            notes.append(f"the attachment {name!r} declares no character set and is not UTF-8; "
+                         "it was read as Windows-1252 (save it as UTF-8 if letters look wrong)")
+    return text
 
 
 def _has_header(text: str) -> bool:
@@ -182,71 +220,114 @@ def safe_name(name: str | None) -> str:
     return clean or "unnamed"
 
 
-def order_text(msg: EmailMessage) -> tuple[str, str]:
+# documents gm cannot read: named in the reply with what to do instead
+DOCUMENTS = {".rtf": "an RTF document", ".doc": "a Word document", ".docx": "a Word document",
+             ".odt": "an OpenDocument text", ".pdf": "a PDF file", ".pages": "a Pages document",
+             ".wps": "a Works document"}
+DOCUMENT_TYPES = {"application/rtf": ".rtf", "text/rtf": ".rtf", "application/msword": ".doc",
+                  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+                  "application/vnd.oasis.opendocument.text": ".odt", "application/pdf": ".pdf"}
+
+
+def _document(name: str, ctype: str) -> str | None:
+    lower = name.lower()
+    for ext, what in DOCUMENTS.items():
+        if lower.endswith(ext):
+            return what
+    ext = DOCUMENT_TYPES.get(ctype)
+    return DOCUMENTS[ext] if ext else None
+
+
+@dataclass
+class _Parts:
     plain: str | None = None
     html_text: str | None = None
-    attachments: list[tuple[str, str]] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+    attachments: list[tuple[str, str]] = field(default_factory=list)
+    documents: list[tuple[str, str]] = field(default_factory=list)
+    inner: list[EmailMessage] = field(default_factory=list)
+
+
+def _parts(msg: EmailMessage, notes: list[str]) -> _Parts:
+    """The message's texts, not descending into a forwarded message (message/rfc822)."""
+    found = _Parts()
+    stack = [msg]
+    while stack:
+        part = stack.pop(0)
         ctype = part.get_content_type()
+        if ctype == "message/rfc822":
+            inner = part.get_payload()
+            if isinstance(inner, list) and inner:
+                found.inner.append(inner[0])
+            continue
+        if part.is_multipart():
+            stack[:0] = list(part.iter_parts())
+            continue
         name = part.get_filename()
         is_attachment = part.get_content_disposition() == "attachment" or name is not None
         if is_attachment:
-            if ctype == "text/plain" or (name or "").lower().endswith(".txt"):
-                attachments.append((safe_name(name), _decoded(part)))
+            what = _document(name or "", ctype)
+            if what:
+                found.documents.append((safe_name(name), what))
+            elif ctype == "text/plain" or (name or "").lower().endswith(".txt"):
+                found.attachments.append((safe_name(name), _decoded(part, notes, safe_name(name))))
             continue
-        if ctype == "text/plain" and plain is None:
-            plain = _decoded(part)
-        elif ctype == "text/html" and html_text is None:
-            html_text = html_to_text(_decoded(part))
-    body, source = (plain, "body") if plain is not None else (html_text, "html body")
+        if ctype == "text/plain" and found.plain is None:
+            found.plain = _decoded(part)
+        elif ctype == "text/html" and found.html_text is None:
+            found.html_text = html_to_text(_decoded(part))
+    return found
+
+
+def order_text(msg: EmailMessage, notes: list[str] | None = None, *, depth: int = 0) -> tuple[str, str]:
+    notes = notes if notes is not None else []
+    found = _parts(msg, notes)
+    body, source = (found.plain, "body") if found.plain is not None else (found.html_text, "html body")
     if body is not None and _has_header(body):
         return body, source
-    for name, text in attachments:
+    for name, text in found.attachments:
         if _has_header(text):
             return text, f"attachment {name!r}"
+    if depth < 3:
+        for inner in found.inner:  # a message forwarded as an attachment is read as itself
+            try:
+                text, where = order_text(inner, notes, depth=depth + 1)
+            except BadMessage:
+                continue
+            if _has_header(text):
+                return text, f"forwarded message's {where}"
+    if found.documents:
+        name, what = found.documents[0]
+        raise BadMessage(f"the attachment {name!r} is {what}, which gm cannot read: save it as plain text "
+                         "(.txt) and attach that, or paste the orders into the message itself")
     if body is not None:
         return body, source
-    if attachments:
-        return attachments[0][1], f"attachment {attachments[0][0]!r}"
+    if found.attachments:
+        return found.attachments[0][1], f"attachment {found.attachments[0][0]!r}"
     raise BadMessage("no text in the message: write the orders as plain text or attach a .txt file")
 
 
-_ATTRIBUTION_WORD = re.compile(r"\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\b", re.IGNORECASE)
-
-
-def is_attribution(line: str) -> bool:
-    """A mail client's "On ..., Ann wrote:" line. (Tested without a `.*:$` pattern, which would
-    be quadratic on a long line full of those words.)"""
-    stripped = line.rstrip()
-    return stripped.endswith(":") and _ATTRIBUTION_WORD.search(stripped) is not None
-_FORWARDED = re.compile(r"^\s*(-{3,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{3,}"
-                        r"|_{20,})\s*$", re.IGNORECASE)
-
-
-def clean_order_text(text: str) -> str:
-    """Blank what is not orders, keeping every line's number as the player sees it: any text
-    before the first header line, a mail client's "On ... wrote:" line above quoted text, and
-    everything from an "-----Original Message-----" (or Outlook's rule) line on."""
-    lines = text.split("\n")
-    frame = read_frame(text, skip_preamble=True)
-    first = min(frame.header_lines.values()) - 1 if frame.header_lines else 0
-    out = [""] * first + lines[first:]
-    for i, line in enumerate(out):
-        if _FORWARDED.match(line):
-            out[i:] = [""] * (len(out) - i)
+def clean_order_text(text: str) -> Cleaned:
+    """Blank what is not orders, keeping every line's number as the player sees it: a mail
+    client's "On ... wrote:" line (one or two lines) above quoted text; everything from the start
+    of a quoted earlier message that is not marked with '>' (Outlook's From:/Sent: block,
+    "-----Original Message-----", a rule of underscores) or from a phone app's signature on; and a
+    closing of short lines below the orders, which the caller confirms (``closing``). A greeting
+    above the header stays: the frame skips it and says so, as `gm check` does."""
+    lines = plain_typography(text).split("\n")
+    out = Cleaned("")
+    cut = quoted_start(lines)
+    if cut is not None:
+        out.quoted_from = cut + 1
+        lines[cut:] = [""] * (len(lines) - cut)
+    for i in attributions(lines):
+        lines[i] = ""
+    for i, line in enumerate(lines):
+        if is_signature(line):
+            out.passed_over.append(line.strip())
+            lines[i:] = [""] * (len(lines) - i)
             break
-    quoted_next = [False] * len(out)  # whether the next non-blank line below is quoted (one pass up)
-    below = False
-    for i in range(len(out) - 1, -1, -1):
-        quoted_next[i] = below
-        if out[i].strip():
-            below = out[i].lstrip().startswith(">")
-    for i, line in enumerate(out):
-        if quoted_next[i] and is_attribution(line):
-            out[i] = ""
-    return "\n".join(out)
+    out.text = "\n".join(lines)
+    return out
 
 
 class _TextFromHTML(HTMLParser):

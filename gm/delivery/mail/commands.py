@@ -1,6 +1,8 @@
 """Players' mail commands, one per message, in the subject or alone on the first line: help, status,
-orders, resend [TURN], press TO: TEXT. Each is answered by mail and logged; bad input gets one
-clear line in the reply and changes nothing."""
+orders, resend [TURN], press TO: TEXT, gm: TEXT. Each is answered by mail and logged; bad input gets
+one clear line in the reply and changes nothing. Per player and turn, press and the answers to
+help/status/orders/resend are capped (limits.py); the first message over a cap is told so, later
+ones are only logged."""
 from __future__ import annotations
 
 import re
@@ -8,6 +10,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 
 from gm.delivery.help import COMMANDS
+from gm.delivery.mail import for_gm, limits
 from gm.delivery.mail.body import _FORWARDED, Incoming, is_attribution
 from gm.delivery.mail.deadline_note import deadline_line, with_deadline
 from gm.delivery.mail.desk import Desk, Outcome
@@ -16,17 +19,25 @@ from gm.delivery.mail.outbox import order_form, reply_message, report_message
 from gm.delivery.mail.passwords import password_problem
 from gm.store.errors import GMError, UsageError
 from gm.store.names import did_you_mean
-from gm.store.orders import read_frame
+from gm.store.orders import read_frame, without_password
 from gm.store.press import add_press, press_mode
 from gm.store.receipts import receipt
 from gm.time.deadlines import deadline_status, format_period, read_deadline
 from gm.time.schedule import campaign_zone, show_moment
 from gm.turn.links import site_links
 
-NAMES = ("help", "status", "orders", "resend", "press")
+NAMES = ("help", "status", "orders", "resend", "press", "gm")
 HELP_HINT = ("To use a mail command instead, send one of: help, status, orders, resend [TURN], "
-             "press TO: TEXT (in the subject, or alone on the first line).")
-_WORD = re.compile(r"^(help|status|orders|resend|press)\b[\s.!?]*(.*)$", re.IGNORECASE | re.DOTALL)
+             "press TO: TEXT, gm: TEXT (in the subject, or alone on the first line).")
+_WORD = re.compile(r"^(?:(help|status|orders|resend|press)\b|(gm)\s*:)[\s.!?]*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _match(text: str) -> tuple[str, str] | None:
+    """(command name, what follows it) when ``text`` starts with a command."""
+    found = _WORD.match(text)
+    if not found:
+        return None
+    return (found.group(1) or found.group(2)).lower(), found.group(3)
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|wg|sv|tr)\s*:\s*|\[[^\]]{0,80}\]\s*)+", re.IGNORECASE)
 
 
@@ -57,29 +68,48 @@ def detect(subject: str, text: str) -> Command | None:
     lines = body_lines(text)
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is not None:
-        found = _WORD.match(lines[first].strip())
+        found = _match(lines[first].strip())
         if found:
-            rest = "\n".join([found.group(2)] + lines[first + 1:]).strip()
-            name = found.group(1).lower()
+            name, after = found
+            rest = "\n".join([after] + lines[first + 1:]).strip()
             if name != "orders" or not rest:
-                return Command(name, rest if name in ("press", "resend") else found.group(2).strip(), "first line")
+                return Command(name, rest if name in ("press", "resend", "gm") else after.strip(), "first line")
     if read_frame(text, skip_preamble=True).headers:
         return None
-    found = _WORD.match(_SUBJECT_PREFIX.sub("", subject or "").strip())
+    found = _match(_SUBJECT_PREFIX.sub("", subject or "").strip())
     if not found:
         return None
-    name = found.group(1).lower()
+    name, argument = found[0], found[1].strip()
     if name == "orders" and first is not None:
         return None  # "Orders" is what many players write in the subject of their orders
-    argument = found.group(2).strip()
-    if name == "press" and first is not None:
+    if name in ("press", "gm") and first is not None:
         argument = "\n".join([argument] + lines[first:]).strip()
     return Command(name, argument, "subject")
 
 
+def close_command(word: str) -> str | None:
+    """The command a mistyped word is close to ('stauts' -> 'status'), or None."""
+    return did_you_mean(word.lower(), [n for n in NAMES if n != "gm"])
+
+
 def answer(desk: Desk, player: str, incoming: Incoming, command: Command, *, digest: str) -> Outcome:
     """Carry out one command; the outcome's reply holds the answer or the one line saying why not."""
+    if command.name == "gm":
+        return _to_gm(desk, player, incoming, command, digest=digest)
     out = Outcome(digest, incoming.sender, player, "answered", "", date=incoming.date, command=command.name)
+    over = _over_cap(desk, player, command)
+    if over is not None:
+        cap, why = over
+        out.status, out.capped = "refused", cap
+        if limits.told_already(desk, player, cap):
+            out.line = f"command {command.name} ({player}) over the cap, told before: {why} (no reply sent)"
+            return out
+        out.line = f"command {command.name} ({player}) refused: {why} (told once)"
+        what = "Press not sent" if cap == "press" else "Limit reached"
+        out.reply = reply_message(desk.campaign, player, what,
+                                  f"{_sentence(why)}\n\nNothing was done. Further messages of this kind are not "
+                                  f"answered until turn {desk.turn} is resolved.\n", in_reply_to=incoming.message_id)
+        return out
     try:
         subject, body, reply = _HANDLERS[command.name](desk, player, command, incoming)
         out.line = f"command {command.name} ({player}): {subject}"
@@ -89,6 +119,26 @@ def answer(desk: Desk, player: str, incoming: Incoming, command: Command, *, dig
         out.status, out.line = "refused", f"command {command.name} ({player}) refused: {exc}"
     out.reply = reply or reply_message(desk.campaign, player, subject, body, in_reply_to=incoming.message_id)
     return out
+
+
+def _over_cap(desk: Desk, player: str, command: Command) -> tuple[str, str] | None:
+    if command.name == "press":
+        said = without_password(command.argument.partition(":")[2]).strip()
+        why = limits.press_over(desk, player, said)
+        return ("press", why) if why else None
+    why = limits.answers_over(desk, player)
+    return ("answers", why) if why else None
+
+
+def _to_gm(desk: Desk, player: str, incoming: Incoming, command: Command, *, digest: str) -> Outcome:
+    if not command.argument.strip():
+        out = Outcome(digest, incoming.sender, player, "refused", f"command gm ({player}) refused: empty",
+                      date=incoming.date, command="gm")
+        out.reply = reply_message(desk.campaign, player, "Nothing passed to the GM",
+                                  f"Write gm: TEXT, e.g. 'gm: could I have an extra day?'.\n\n{MORE}\n",
+                                  in_reply_to=incoming.message_id)
+        return out
+    return for_gm.keep(desk, player, incoming, command.argument, digest=digest, why="the gm: command")
 
 
 MORE = "Write 'help' (alone, in the subject or the first line) for every command."
@@ -103,7 +153,7 @@ def unknown(desk: Desk, player: str, incoming: Incoming, word: str, *, digest: s
             errors: list[str]) -> Outcome:
     out = Outcome(digest, incoming.sender, player, "refused", f"unknown command ({player}): {word!r}",
                   date=incoming.date, command="unknown", errors=errors)
-    close = did_you_mean(word.lower(), NAMES)
+    close = close_command(word)
     if close:
         top = f"'{word}' is not a command: did you mean '{close}'? Nothing was stored.\n"
     else:
@@ -220,7 +270,7 @@ def _press(desk: Desk, player: str, command: Command, incoming: Incoming):
     problem = password_problem(desk, player, command.argument)
     if problem:
         raise UsageError(f"press needs your password: {problem}")
-    text = "\n".join(line for line in said.split("\n") if not line.strip().lower().startswith("password:"))
+    text = without_password(said)
     entry = add_press(desk.campaign, desk.turn, player, to, text, at=desk.now)
     to = "all players" if entry["to"] == "all" else name_of(desk.campaign, entry["to"])
     how = " without your name (grey press)" if entry["grey"] else ""

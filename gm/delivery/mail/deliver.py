@@ -36,7 +36,7 @@ from gm.delivery.mail.outbox import (
     report_message,
 )
 from gm.delivery.mail.remind import due_reminders
-from gm.delivery.mail.settings import gm_log, sender_address
+from gm.delivery.mail.settings import MailError, gm_address, gm_log, sender_address
 from gm.delivery.mail.smtp import Line, Sent, already_sent, log_sent
 from gm.store.campaign import Campaign, turn_dir_name
 from gm.store.fileio import atomic_write
@@ -158,7 +158,8 @@ def reply_items(campaign: Campaign) -> list[Outgoing]:
         path = folder / str(name)
         if path.is_file() and path.parent == folder:
             msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            to = _reply_address(campaign, entry.get("player"))
+            to = (_gm_address(campaign) if entry.get("status") == "forwarded"  # for_gm.py: to mail.gm
+                  else _reply_address(campaign, entry.get("player")))
             _readdress(msg, to)
             out.append(Outgoing(key, msg, to, folder, path.stem))
             done[key] = {}
@@ -174,6 +175,14 @@ def _readdress(msg: EmailMessage, to: str) -> None:
     if "@" in to and written.strip().lower() != to.lower() and len(msg.get_all("To") or []) == 1:
         del msg["To"]
         msg["To"] = email.utils.formataddr((name, to))
+
+
+def _gm_address(campaign: Campaign) -> str:
+    """A message a player wrote to the GM goes to the GM's own address set now (mail.gm)."""
+    try:
+        return gm_address(campaign) or ""
+    except MailError:  # a bad mail.gm: the forward stays pending until it is set right
+        return ""
 
 
 def _reply_address(campaign: Campaign, player: object) -> str:

@@ -27,14 +27,19 @@ class Outcome:
     digest: str
     sender: str
     player: str | None
-    status: str                      # stored | refused | ignored | answered (a mail command)
+    status: str                      # stored | refused | ignored | answered (a mail command, or for the GM)
     line: str                        # the one line for the GM
     receipt: str | None = None
     reply: EmailMessage | None = None
     date: dt.datetime | None = None
     errors: list[str] = field(default_factory=list)
-    command: str | None = None       # help | status | orders | resend | press, for a mail command
+    command: str | None = None       # help | status | orders | resend | press | gm, for a mail command
     reply_file: str | None = None    # the reply as kept under outbox/replies/, as soon as decided
+    automatic: str | None = None     # auto-reply | bulk | list | receipt | bounce: never answered
+    capped: str | None = None        # press | answers: over a per-turn cap (the player told once)
+    withheld: bool = False           # the reply was held back by the loop guard (logged only)
+    forward: EmailMessage | None = None  # a message for the GM, to the GM's own address (mail.gm)
+    secrets: list[str] = field(default_factory=list)  # password values the message held (never kept)
 
     @property
     def key(self) -> str:
@@ -103,11 +108,11 @@ class Desk:
         self.turn = campaign.current_turn
         self.state = campaign.state(self.turn - 1)
         self.ledger = Ledger(campaign, now)
-        self._addresses = {str(p.get("email") or "").strip().lower(): p["id"] for p in campaign.players
+        self.addresses = {str(p.get("email") or "").strip().lower(): p["id"] for p in campaign.players
                            if "@" in str(p.get("email") or "")}
 
     def player_by_address(self, address: str) -> str | None:
-        return self._addresses.get(address) if address else None
+        return self.addresses.get(address) if address else None
 
     def trusted_date(self, date: dt.datetime | None) -> tuple[dt.datetime | None, bool]:
         """(the date to order by, whether the message's own Date: was set aside): a Date: beyond

@@ -18,14 +18,21 @@ from typing import Any
 from gm.time import clock
 from gm.store.campaign import Campaign
 from gm.store.fileio import atomic_write
-from gm.delivery.mail import commands, oversize
+from gm.delivery.mail import commands, for_gm, oversize
+from gm.delivery.mail.automatic import record_bounce
+from gm.delivery.mail.passwords import password_values, redact
+from gm.delivery.mail.limits import loop_guard
+from gm.delivery.mail.reading import reading_of
+from gm.store.orders import read_frame
+from gm.turn.engine import check_text
 from gm.delivery.mail.answer import MESSAGE_FILE, apply_orders  # noqa: F401  (MESSAGE_FILE: part of this module's API)
-from gm.delivery.mail.body import BadMessage, Head, clean_order_text, read_head, read_incoming
+from gm.delivery.mail.body import BadMessage, Cleaned, Head, clean_order_text, read_head, read_incoming
+from gm.delivery.mail.smtp import already_sent
 from gm.delivery.mail.desk import Desk, Outcome, stem
 from gm.delivery.mail.inbox import raw_messages
 from gm.store.logbook import check_plain
 from gm.delivery.mail.outbox import reply_message, write_eml
-from gm.delivery.mail.settings import MailError, gm_log, max_bytes
+from gm.delivery.mail.settings import LIMITS, MailError, gm_address, gm_log, limit, max_bytes
 
 __all__ = ["Fetched", "Outcome", "fetch", "MESSAGE_FILE"]
 
@@ -45,6 +52,9 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
         inbox = campaign.path / "inbox"
         for log in ("mail.log", "inbox/processed-log.yaml", "inbox/sources.yaml", "outbox/sent-log.yaml"):
             check_plain(campaign.path / log)  # before anything is kept: a linked log changes nothing
+        gm_address(campaign)  # a bad mail.gm or limit is one line before anything is kept, not a failure per message
+        for name in LIMITS:
+            limit(campaign, name)
         failure = _keep_new(campaign, settings, imap_factory, now)
         desk = Desk(campaign, now)
         fresh = [inbox / name for name in sorted(_kept_names(inbox)) if name[:-4] not in desk.ledger.done]
@@ -60,6 +70,9 @@ def fetch(campaign: Campaign, settings: dict[str, Any], *, imap_factory: Callabl
                 outcome = _handle(desk, digest, raw, head, size=cut["size"] if cut else len(raw))
             except Exception as exc:  # a bug met in one message must not jam every later fetch
                 outcome = _crashed(desk, digest, head, exc)
+            _guard(desk, outcome)
+            if outcome.secrets:  # the kept copy never holds a password (the check is done)
+                atomic_write(path, redact(raw, outcome.secrets))
             _keep(desk, outcome)
             outcomes.append(outcome)
         return Fetched(outcomes, failure)
@@ -97,11 +110,13 @@ def _keep_new(campaign: Campaign, settings: dict[str, Any], imap_factory, now) -
 
 
 def _handle(desk: Desk, digest: str, raw: bytes, head: Head, *, size: int) -> Outcome:
-    """One message: the size and the sender are checked before its body is read at all; ``size``
-    is the message's own (the file kept of an oversize message holds its headers only)."""
+    """One message: automatic mail, the size and the sender are checked before its body is read at
+    all; ``size`` is the message's own (the file kept of an oversize message holds its headers only)."""
     player = desk.player_by_address(head.sender)
     date, untrusted = desk.trusted_date(head.date)
     cap = max_bytes(desk.campaign)
+    if head.robot is not None and head.robot.kind != "list":
+        return _automatic(desk, digest, raw, head, player, date)
     if player is None:
         line = ("ignored: the sender is not a player of this campaign (no reply sent)" if head.sender
                 else "ignored: no sender address in the From: header (no reply sent)")
@@ -114,16 +129,40 @@ def _handle(desk: Desk, digest: str, raw: bytes, head: Head, *, size: int) -> Ou
     except BadMessage as exc:
         return _unreadable(desk, digest, head, player, str(exc))
     incoming.date = date
-    notes = []
+    notes = list(incoming.notes)
     if untrusted:
         notes.append(f"the Date: of your message ({head.date:%Y-%m-%d %H:%M} UTC) lies in the future; "
                      f"it counts as received at {date:%Y-%m-%d %H:%M} UTC")
+    outcome = _read(desk, digest, head, player, incoming, notes)
+    outcome.secrets = password_values(incoming.text)
+    return outcome
+
+
+def _read(desk: Desk, digest: str, head: Head, player: str, incoming, notes: list[str]) -> Outcome:
+    date = incoming.date
+    if head.robot is not None and not read_frame(incoming.text).headers:  # list mail with no orders
+        return Outcome(digest, head.sender, player, "ignored",
+                       f"ignored ({player}): {head.robot.why}, with no orders (no reply sent)",
+                       date=date, automatic=head.robot.kind)
     command = commands.detect(incoming.subject, incoming.text)  # before cleaning: it blanks a preamble
     if command is not None:
         return commands.answer(desk, player, incoming, command, digest=digest)
-    text = clean_order_text(incoming.text)
-    outcome = apply_orders(desk, player, incoming, text, digest=digest, notes=notes)
-    word = _lone_word(text)
+    cleaned = clean_order_text(incoming.text)
+    reading = reading_of(desk, player, cleaned)
+    if reading.for_gm:
+        word = _lone_word(reading.text)
+        if word:  # one word alone is a mistyped command: the help text, not the GM
+            checked = check_text(desk.campaign, desk.game, desk.state, reading.text, MESSAGE_FILE, player,
+                                 turn=desk.turn)
+            return commands.unknown(desk, player, incoming, word, digest=digest, errors=checked.errors)
+        hint = (f"If it was meant as orders, begin them with the lines 'player: {player}' and "
+                f"'turn: {desk.turn}'." if reading.lines else "")
+        return for_gm.keep(desk, player, incoming, _own_words(cleaned), digest=digest,
+                           why="no orders and no mail command", hint=hint)
+    if reading.passed_over:
+        notes.append("not read as orders: " + " ".join(repr(line) for line in reading.passed_over))
+    outcome = apply_orders(desk, player, incoming, reading.text, digest=digest, notes=notes)
+    word = _lone_word(reading.text)
     if outcome.status == "refused" and outcome.errors and word:
         return commands.unknown(desk, player, incoming, word, digest=digest, errors=outcome.errors)
     return outcome
@@ -135,6 +174,25 @@ def _lone_word(text: str) -> str | None:
     if len(lines) == 1 and len(lines[0].split()) == 1 and ":" not in lines[0]:
         return lines[0][:40]
     return None
+
+
+def _own_words(cleaned: Cleaned) -> str:
+    """What the player wrote to the GM: the message without the quoted earlier message."""
+    lines = cleaned.text.split("\n")
+    return "\n".join(line for line in lines if not line.lstrip().startswith(">"))
+
+
+def _automatic(desk: Desk, digest: str, raw: bytes, head: Head, player: str | None, date) -> Outcome:
+    """Automatic mail: logged, never answered, never read as orders. A bounce is noted for `gm
+    status` when it concerns a player."""
+    robot = head.robot
+    if robot.kind == "bounce":
+        who, line = record_bounce(desk.campaign, raw, at=date or desk.now, addresses=desk.addresses,
+                                  sent=already_sent(desk.campaign))
+        return Outcome(digest, head.sender, who, "ignored", line, date=date, automatic="bounce")
+    who = f" ({player})" if player else ""
+    return Outcome(digest, head.sender, player, "ignored",
+                   f"ignored{who}: automatic mail, {robot.why} (no reply sent)", date=date, automatic=robot.kind)
 
 
 def _unreadable(desk: Desk, digest: str, head: Head, player: str, problem: str, kept: str = "") -> Outcome:
@@ -162,6 +220,16 @@ def _crashed(desk: Desk, digest: str, head: Head, exc: Exception) -> Outcome:
     return Outcome(digest, head.sender, player, "refused", line, reply=reply, date=head.date)
 
 
+def _guard(desk: Desk, outcome: Outcome) -> None:
+    """The loop guard: past a few replies to one address in an hour, the reply is only logged."""
+    if outcome.reply is None or outcome.player is None:
+        return
+    why = loop_guard(desk, outcome.player)
+    if why:
+        outcome.reply, outcome.withheld = None, True
+        outcome.line += f"; no reply sent (loop guard: {why})"
+
+
 def _keep(desk: Desk, outcome: Outcome) -> None:
     """The reply first (outbox/replies/), then the ledger line, then the GM's log: a crash between
     them handles the message again next time, to the same effect."""
@@ -172,8 +240,19 @@ def _keep(desk: Desk, outcome: Outcome) -> None:
         "digest": outcome.digest, "status": outcome.status, "player": outcome.player,
         "turn": desk.turn if outcome.status == "stored" else None,
         "date": outcome.date.isoformat() if outcome.date else None, "receipt": outcome.receipt,
-        "command": outcome.command, "reply": outcome.reply_file, "at": desk.now.isoformat()})
+        "command": outcome.command, "reply": outcome.reply_file, "at": desk.now.isoformat(),
+        "for_turn": desk.turn, **_extra(outcome)})
+    if outcome.forward is not None:  # to the GM's own address: sent with the replies, once
+        name = reply_name(f"gm-{outcome.digest}")  # the name replies.py gives it when handed to the GM
+        write_eml(desk.campaign.path / "outbox" / "replies", name, outcome.forward)
+        desk.ledger.record({"digest": f"gm-{outcome.digest}", "status": "forwarded", "player": None,
+                            "reply": f"{name}.eml", "at": desk.now.isoformat()})
     gm_log(desk.campaign, f"fetch {outcome.digest[:12]} from {outcome.sender or '?'}: {outcome.line}", now=desk.now)
+
+
+def _extra(outcome: Outcome) -> dict:
+    return {k: v for k, v in (("automatic", outcome.automatic), ("capped", outcome.capped),
+                              ("withheld", outcome.withheld or None)) if v}
 
 
 def reply_name(digest: str) -> str:

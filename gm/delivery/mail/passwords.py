@@ -1,6 +1,8 @@
 """Player passwords, kept only as scrypt hashes in CAMPAIGN/secret/passwords.yaml."""
 from __future__ import annotations
 
+import email
+import email.policy
 import hashlib
 import hmac
 import os
@@ -9,7 +11,7 @@ from gm.delivery.mail.settings import read_log
 from gm.store.campaign import Campaign
 from gm.store.errors import UsageError
 from gm.store.fileio import atomic_write, dump_yaml
-from gm.store.orders import read_frame
+from gm.store.orders import TYPOGRAPHY, is_password_line, read_frame, split_lines
 
 # scrypt cost: ~16 MiB and a few tens of milliseconds, enough against guessing a stolen file
 N, R, P = 2 ** 14, 8, 1
@@ -32,6 +34,40 @@ def check_password(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+def password_values(text: str) -> list[str]:
+    """Every value written on a password line of ``text`` (gm.store.orders.is_password_line)."""
+    values = []
+    for line in split_lines(text):
+        if is_password_line(line):
+            value = line.translate(TYPOGRAPHY).partition(":")[2].strip()
+            if value and value not in values:
+                values.append(value)
+    return values
+
+
+def redact(raw: bytes, secrets: list[str]) -> bytes:
+    """A kept message with every password value taken out: replaced where it stands in the raw
+    bytes and, where a text part is encoded (quoted-printable, base64), in that part re-encoded."""
+    mask = b"(password removed)"
+    for value in sorted(secrets, key=len, reverse=True):
+        raw = raw.replace(value.encode("utf-8"), mask)
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    changed = False
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_maintype() != "text":
+            continue
+        try:
+            text = part.get_content()
+        except (LookupError, UnicodeError, ValueError, AssertionError):
+            continue
+        if any(value in text for value in secrets):
+            for value in secrets:
+                text = text.replace(value, "(password removed)")
+            part.set_content(text, subtype=part.get_content_subtype(), charset="utf-8")
+            changed = True
+    return bytes(msg) if changed else raw
 
 
 def passwords_required(campaign: Campaign) -> bool:

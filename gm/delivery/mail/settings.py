@@ -42,6 +42,33 @@ def max_bytes(campaign: Campaign) -> int:
     return value
 
 
+# flood and loop limits (mail:), each a positive whole number; see docs/mail.md
+LIMITS = {
+    "replies_per_hour": 5,          # replies to one player's address in any hour; the rest are logged only
+    "press_per_turn": 20,           # press messages one player may send in one turn
+    "press_bytes_per_turn": 20000,  # their total size (UTF-8 bytes)
+    "answers_per_turn": 10,         # help/status/orders/resend answers to one player in one turn
+}
+
+
+def limit(campaign: Campaign, name: str) -> int:
+    value = mail_config(campaign).get(name, LIMITS[name])
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise MailError(f"mail.{name} must be a positive whole number, not {value!r}")
+    return value
+
+
+def gm_address(campaign: Campaign) -> str | None:
+    """mail.gm: the GM's own address, where messages players write to the GM are forwarded."""
+    value = mail_config(campaign).get("gm")
+    if value in (None, ""):
+        return None
+    text = str(value).strip()
+    if "@" not in text or any(ch in text for ch in "\r\n,;<>\"") or len(text) > 254:
+        raise MailError(f"mail.gm must be one plain e-mail address such as gm@example.org, not {value!r}")
+    return text
+
+
 def secret(campaign: Campaign, block: dict[str, Any], what: str) -> str:
     """A password from the environment variable ``password_env`` or the file ``password_file``
     under secret/ — never from campaign.yaml or the command line."""

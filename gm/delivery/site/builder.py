@@ -26,7 +26,9 @@ from gm.store.viewing import extra_pictures, picture, seen_by
 from gm.turn.report import dice_section, players_guide
 
 MARKER = ".gm-site.json"
-SITE_VERSION = 4  # 2: order receipts and secret-roll commitments; 3: players' page, game colours; 4: roll digests
+# 2: order receipts and secret-roll commitments in the turn entries; 3: players' page, game colours;
+# 4: undone turns; 5: roll digests and the seed notices
+SITE_VERSION = 5
 STATIC_FILES = ("site.css", "site.js", "dice.js")
 PAGES = ("index.html", "players.html", "dice.html", "record.json")
 

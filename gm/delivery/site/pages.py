@@ -92,7 +92,8 @@ def index_page(head: dict[str, Any], entries: list[dict[str, Any]], *, colours: 
                   ranking=outcome_rows(last["outcome"] if last else None),
                   next_commitment=last["next_commitment"] if last else None,
                   turns=[{"turn": e["turn"], "href": page_name(e["turn"]), "phase": e["phase"],
-                          "events": len(e["events"]), "rolls": len(e["dice"]["rolls"])} for e in reversed(entries)],
+                          "events": len(e["events"]), "rolls": len(e["dice"]["rolls"]),
+                          "undone": len(e.get("undone") or [])} for e in reversed(entries)],
                   notices=list(notices or []), title="Campaign")
 
 
