@@ -12,7 +12,7 @@ from PIL import Image
 
 from gm import games
 from gm.delivery.mail.outbox import report_messages
-from gm.hexmap.mapfile import load_map
+from gm.games.railway_rivals.hexmaps import load_map
 from gm.hexmap.raster import near_box, page_for
 from gm.hexmap.style import DPI
 from gm.store.campaign import Campaign

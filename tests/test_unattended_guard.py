@@ -32,7 +32,7 @@ from gm.turn import engine
 CTX = multiprocessing.get_context("fork")
 TESTS = Path(__file__).resolve().parent
 GM = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); from gm import games; "
-      "games.REGISTRY.setdefault('guess', 'support.guessgame'); from gm.cli import main; main()", str(TESTS)]
+      "games.register('guess', 'support.guessgame:GAME'); from gm.cli import main; main()", str(TESTS)]
 NOW = "2026-12-09T00:00Z"          # the deadline (and no grace) has passed: a pass resolves turn 1
 NEXT = "2026-12-12T00:00+00:00"    # ...and opens turn 2 three days later
 
