@@ -229,8 +229,8 @@ def test_a_pass_with_the_clock_set_back_does_nothing_until_it_is_right(tmp_path)
     before = snapshot(camp.path)
     back = gm("run", camp.path, env={"GM_NOW": "2001-01-01T00:00Z"}, code=2)
     assert back.output.splitlines()[0] == (
-        f"{camp.path}: error: the clock reads 2001-01-01 00:00 UTC, before the last gm run at 2026-12-01 10:00 "
-        "UTC; nothing done until the clock is right (see run.yaml last_pass)")
+        f"{camp.path}: error: the clock reads Mon 2001-01-01 00:00 UTC, before the last gm run at Tue 2026-12-01 "
+        "10:00 UTC; nothing done until the clock is right (see run.yaml last_pass)")
     assert snapshot(camp.path) == before
     gm("deadline", camp.path, "clear", env={"GM_NOW": "2026-12-01T10:01Z"})
     # a clock a little behind (two machines, NTP) is no reason to stop

@@ -296,6 +296,8 @@ def test_press_and_a_message_to_the_gm(ann, root):
     assert ann.post("/c/rr/message", {"text": "I am away next week", "csrf": csrf}).status == 303
     log = yaml.safe_load((root / "rr" / "web" / "log.yaml").read_text())
     assert log[-1]["kind"] == "message" and log[-1]["text"] == "I am away next week"
+    listed = gm("inbox", str(root / "rr")).stdout  # the GM reads it where mailed messages are listed
+    assert "I am away next week" in listed and "ann" in listed.lower()
 
 
 def test_web_orders_resolve_early_at_the_next_pass(server, root):

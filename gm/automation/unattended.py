@@ -264,8 +264,9 @@ def _clock_agrees(campaign: Campaign, report: Pass, now: dt.datetime) -> bool:
         last = _last_pass(campaign, state)
         if last is not None and now < last - CLOCK_SLACK:
             report.failed = True
-            report.say(campaign, f"error: the clock reads {now.astimezone(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
-                       f"before the last gm run at {last.astimezone(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+            zone = campaign_zone(campaign)  # times as the campaign's mail shows them
+            report.say(campaign, f"error: the clock reads {show_moment(now, zone)}, "
+                       f"before the last gm run at {show_moment(last, zone)}; "
                        "nothing done until the clock is right (see run.yaml last_pass)", log=False)
             return False
         if last is None or now - last >= dt.timedelta(minutes=1):  # an idle pass writes at most once a minute

@@ -14,30 +14,18 @@ from typing import Any
 
 from gm.time import clock
 from gm.store.campaign import Campaign
-from gm.store.logbook import append_entry, read_entries
-from gm.store.orders import without_password
+from gm.store.gm_messages import keep_message, kept_text, messages, path  # noqa: F401 (messages, path: for callers)
 from gm.delivery.mail.body import Incoming
 from gm.delivery.mail.desk import Desk, Outcome
 from gm.delivery.mail.outbox import reply_message
 from gm.delivery.mail.settings import gm_address, sender_address
 
-FILE = ("inbox", "for-gm.yaml")
-MAX_CHARS = 8000  # what is kept of one message (the raw message stays in inbox/ for the GM)
-
-
-def path(campaign: Campaign):
-    return campaign.path.joinpath(*FILE)
-
-
 def keep(desk: Desk, player: str, incoming: Incoming, text: str, *, digest: str, why: str,
          hint: str = "") -> Outcome:
     """Keep ``text`` for the GM and tell the player; ``why`` says for the GM's log what made it a
     message for the GM, ``hint`` adds a line to the player's reply."""
-    said = without_password(text).strip("\n")
-    lines = [line.rstrip() for line in said.split("\n")]
-    while lines and not lines[-1]:
-        lines.pop()
-    said = "\n".join(lines)[:MAX_CHARS]
+    said = kept_text(text)
+    lines = said.split("\n") if said else []
     when = incoming.date or desk.now
     earlier = next((e for e in messages(desk.campaign) if e.get("player") == player and e.get("text") == said), None)
     if earlier is not None:  # an auto-responder that marks nothing sends the same text every time
@@ -47,7 +35,7 @@ def keep(desk: Desk, player: str, incoming: Incoming, text: str, *, digest: str,
     entry = {"at": when.astimezone(dt.timezone.utc).isoformat(timespec="seconds"), "turn": desk.turn,
              "player": player, "subject": " ".join(incoming.subject.split())[:200], "text": said,
              "digest": digest[:32]}
-    append_entry(path(desk.campaign), entry)
+    keep_message(desk.campaign, entry)
     forwarded = gm_address(desk.campaign)
     body = (f"Your message was passed to the GM (turn {desk.turn}); gm itself does not answer it.\n"
             + (f"{hint}\n" if hint else "")
@@ -80,9 +68,3 @@ def forward_message(campaign: Campaign, entry: dict[str, Any], to: str) -> Email
                     f"(Kept in {campaign.path.name}/inbox/; `gm inbox {campaign.path.name}` lists every "
                     "such message.)\n")
     return msg
-
-
-def messages(campaign: Campaign) -> list[dict[str, Any]]:
-    """Every message for the GM, newest first."""
-    entries = read_entries(path(campaign))
-    return sorted(entries, key=lambda e: str(e.get("at", "")), reverse=True)

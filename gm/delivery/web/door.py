@@ -21,6 +21,7 @@ from gm import games
 from gm.delivery.web.cache import files, open_campaign
 from gm.store.campaign import Campaign
 from gm.store.errors import GMError, LockedError, OrderError, UsageError
+from gm.store.gm_messages import keep_message, kept_text
 from gm.store.logbook import append_entry
 from gm.store.orders import read_frame
 from gm.store.players import find_player
@@ -155,15 +156,19 @@ def send_press(campaign: Campaign, player: str, to: str, text: str) -> dict[str,
 
 
 def message_to_gm(campaign: Campaign, player: str, text: str) -> None:
-    """A note for the GM, kept in CAMPAIGN/web/log.yaml (kind: message)."""
+    """A note for the GM: kept with the messages players mail to the GM (`gm inbox`), and in
+    CAMPAIGN/web/log.yaml (kind: message)."""
     text = text.strip()
     if not text:
         raise UsageError("the message is empty")
     if len(text) > 4000:
         raise UsageError(f"the message is too long ({len(text)} characters; at most 4000)")
     with _campaign_lock(campaign):
-        record(campaign, {"at": clock.stamp(), "kind": "message", "player": player,
-                          "turn": campaign.current_turn, "text": text})
+        at, said = clock.stamp(), kept_text(text)
+        keep_message(campaign, {"at": at, "turn": campaign.current_turn, "player": player,
+                                "subject": "(sent from the web page)", "text": said})
+        record(campaign, {"at": at, "kind": "message", "player": player, "turn": campaign.current_turn,
+                          "text": said})
 
 
 # ---- the player's page -----------------------------------------------------------------------
