@@ -57,9 +57,10 @@ def _stamp(path: Path) -> tuple[int, int, int, int] | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _read_yaml(path: Path, what: str) -> Any:
+def _read_text(path: Path, what: str) -> str:
+    """A campaign file's text, or one line naming the file and what is wrong with it."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CampaignError(f"{path}: {what} is missing") from None
     except IsADirectoryError:
@@ -68,6 +69,10 @@ def _read_yaml(path: Path, what: str) -> Any:
         raise CampaignError(f"{path}: {what} is not UTF-8 text (corrupt)") from None
     except OSError as exc:
         raise CampaignError(f"{path}: cannot read {what}: {exc.strerror}") from None
+
+
+def _read_yaml(path: Path, what: str) -> Any:
+    text = _read_text(path, what)
     try:
         return load_yaml(text)
     except yaml.YAMLError as exc:
@@ -148,14 +153,9 @@ class Campaign:
 
     def master_secret(self) -> bytes:
         path = self.path / "secret" / "master.key"
+        text = _read_text(path, "the dice master secret")
         try:
-            return bytes.fromhex(path.read_text().strip())
-        except FileNotFoundError:
-            raise CampaignError(f"{path}: the dice master secret is missing") from None
-        except IsADirectoryError:
-            raise CampaignError(f"{path}: the dice master secret is a folder, not a file") from None
-        except OSError as exc:
-            raise CampaignError(f"{path}: cannot read the dice master secret ({exc.strerror})") from None
+            return bytes.fromhex(text.strip())
         except ValueError:
             raise CampaignError(f"{path}: the dice master secret is corrupt (expected 64 hex digits)") from None
 

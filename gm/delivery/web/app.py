@@ -219,15 +219,10 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(result.as_json())
 
     async def _orders(request: Request, key: str, folder: Path, me: str) -> Response:
-        form = await _form(request)
-        if form is None:
-            return message_page("Too long", "The orders are too long for one form.", 413)
-        if not _csrf_ok(request, form):
-            return message_page("Refused", "The form was not sent from your page (CSRF check failed); "
-                                "nothing was stored. Reload your page and send again.", 403)
-        wait = post_limit.take(f"{key}\0{me}")
-        if wait:
-            return _too_many(wait, html=True)
+        form, refusal = await _checked_form(request, key, me, "The orders are too long for one form.",
+                                            "nothing was stored. Reload your page and send again.")
+        if refusal is not None:
+            return refusal
         text = form.get("orders", "")
         try:
             result, _receipt = await run_in_threadpool(door.submit, open_campaign(folder), me, text)
@@ -248,16 +243,24 @@ def create_app(settings: Settings) -> Starlette:
         return await _post_action(request, key, folder, me,
                                   lambda c, form: door.message_to_gm(c, me, form.get("text", "")))
 
-    async def _post_action(request: Request, key: str, folder: Path, me: str, action) -> Response:
+    async def _checked_form(request: Request, key: str, me: str, too_long: str, nothing_done: str):
+        """(form, None) for a form that may be acted on, else (None, the refusal): too long (413),
+        not sent from the player's page (CSRF, 403), or over the rate limit (429)."""
         form = await _form(request)
         if form is None:
-            return message_page("Too long", "The message is too long.", 413)
+            return None, message_page("Too long", too_long, 413)
         if not _csrf_ok(request, form):
-            return message_page("Refused", "The form was not sent from your page (CSRF check failed); "
-                                "nothing was sent.", 403)
+            return None, message_page("Refused", "The form was not sent from your page (CSRF check failed); "
+                                      + nothing_done, 403)
         wait = post_limit.take(f"{key}\0{me}")
         if wait:
-            return _too_many(wait, html=True)
+            return None, _too_many(wait, html=True)
+        return form, None
+
+    async def _post_action(request: Request, key: str, folder: Path, me: str, action) -> Response:
+        form, refusal = await _checked_form(request, key, me, "The message is too long.", "nothing was sent.")
+        if refusal is not None:
+            return refusal
         try:
             await run_in_threadpool(action, open_campaign(folder), form)
         except (UsageError, door.Busy) as exc:
